@@ -1,0 +1,41 @@
+# The two commands of the README, plus bench and lint. Each creates .venv when needed.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test bench lint clean
+
+run: $(VENV)/.run
+	$(BIN)/python -m engine demo
+
+test: $(VENV)/.test
+	$(BIN)/python -m ruff check .
+	$(BIN)/python -m pytest
+
+bench: $(VENV)/.bench
+	$(BIN)/python bench/engine.py
+
+lint: $(VENV)/.test
+	$(BIN)/python -m ruff check .
+	$(BIN)/python -m ruff format --check .
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || \
+	  { echo "Python 3.11 or newer is needed: set PYTHON=python3.11 (or newer)"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+
+# One stamp per set of extras; editing pyproject.toml reinstalls.
+$(VENV)/.run: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	@touch $@
+
+$(VENV)/.test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	@touch $@
+
+$(VENV)/.bench: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,bench]'
+	@touch $@
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache *.egg-info

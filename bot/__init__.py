@@ -1,0 +1,1 @@
+"""The platform-neutral game service and its front doors (Discord, Telegram, console)."""

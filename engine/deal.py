@@ -1,0 +1,70 @@
+"""Shuffling and dealing.
+
+A seeded shuffle must give the same deal on every machine, Python version and language,
+so it is defined on a standard hash rather than on Python's ``random`` module (whose
+``shuffle`` may change between versions): shuffle number ``k`` of seed ``s`` reads
+SHAKE-128 of the ASCII text ``"domino:<s>:<k>"``, takes 8 bytes per tile as a
+little-endian key, and sorts the tiles (in tile order) by key, stably. Ties have a
+probability near 2**-64 and are still deterministic.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+from typing import NamedTuple
+
+from engine.tiles import DOUBLES_MASK, TILES, Tile, highest, set_tiles
+
+
+class Shuffler:
+    """The shuffles of one seed, in order: a hand's deal, redeals and draws replay exactly."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.shuffles = 0
+
+    def shuffled(self, tiles: list[Tile]) -> list[Tile]:
+        n = len(tiles)
+        text = f"domino:{self.seed}:{self.shuffles}".encode("ascii")
+        self.shuffles += 1
+        keys = struct.unpack(f"<{n}Q", hashlib.shake_128(text).digest(8 * n))
+        return [tiles[i] for i in sorted(range(n), key=keys.__getitem__)]
+
+
+class Deal(NamedTuple):
+    hands: list[list[Tile]]
+    boneyard: list[Tile]
+
+
+def deal_from(order: list[Tile], players: int, hand_size: int) -> Deal:
+    """Seat i takes the i-th run of ``hand_size`` tiles; the rest is the boneyard in order."""
+    hands = [order[i * hand_size : (i + 1) * hand_size] for i in range(players)]
+    return Deal(hands, order[players * hand_size :])
+
+
+def tile_draw(shuffler: Shuffler, top: int, players: int) -> int:
+    """The tournament's draw for the first opener: each seat draws one, the highest opens."""
+    drawn = shuffler.shuffled(set_tiles(top))[:players]
+    return max(range(players), key=lambda seat: drawn[seat])
+
+
+def doubles_held(hand: int) -> int:
+    """Doubles in a hand given as a bitmask."""
+    return (hand & DOUBLES_MASK).bit_count()
+
+
+def highest_double_holder(hands: list[int]) -> tuple[int, Tile] | None:
+    """(seat, double) of the highest double held, for hands given as bitmasks."""
+    best = -1
+    seat = -1
+    for s, hand in enumerate(hands):
+        top = (hand & DOUBLES_MASK).bit_length() - 1
+        if top > best:
+            best, seat = top, s
+    return None if seat < 0 else (seat, TILES[best])
+
+
+def highest_tile_holder(hands: list[int]) -> tuple[int, Tile]:
+    seat = max(range(len(hands)), key=lambda s: hands[s].bit_length())
+    return seat, highest(hands[seat])

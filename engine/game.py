@@ -1,0 +1,386 @@
+"""A game: hands until a target, a hand count, a single hand or the clock ends it.
+
+>>> from engine.rules import Rules
+>>> g = Game(Rules.from_preset("partnership"), 4)
+>>> hand = g.start_hand(seed=7)
+>>> g.to_move == hand.opener, len(g.legal_moves()) == 1
+(True, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.deal import (
+    Deal,
+    Shuffler,
+    deal_from,
+    doubles_held,
+    highest_double_holder,
+    highest_tile_holder,
+    tile_draw,
+)
+from engine.errors import GameOver, IllegalMove, RecordError
+from engine.line import LineHand
+from engine.moves import Action, Move
+from engine.outcome import HandResult, Outcome
+from engine.rules import Rules
+from engine.scoring import score_hand, side_of, side_pips, sides, void_result
+from engine.tiles import DOUBLES_MASK, VALUE, Tile, highest, mask_of, set_mask, set_tiles, tiles_of
+
+MAX_REDEALS = 10_000
+
+
+@dataclass(slots=True)
+class HandLog:
+    """Everything a record needs to replay one hand, plus its state and result."""
+
+    seed: int | None
+    deal: list[list[Tile]]
+    boneyard: list[Tile]
+    opener: int
+    opener_is_choice: bool
+    state: LineHand
+    redeals: int = 0
+    time_up_at: int | None = None
+    result: HandResult | None = None
+
+
+@dataclass
+class _OpenerPlan:
+    mode: str
+    seat: int | None = None  # known before the deal
+    allowed: frozenset[int] | None = None  # seats a record may name instead
+
+
+@dataclass
+class Game:
+    rules: Rules
+    players: int
+    started_at: float | None = None
+    scores: list[int] = field(default_factory=list)
+    logs: list[HandLog] = field(default_factory=list)
+    outcome: Outcome | None = None
+    time_up: bool = False
+    _tiebreak: bool = False
+    _tiles: list[Tile] = field(default_factory=list, repr=False)
+    _hand_size: int = field(default=0, repr=False)
+    _seats_of: list[frozenset[int]] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        self.rules.check_players(self.players)
+        if not self.scores:
+            self.scores = [0] * sides(self.rules, self.players)
+        self._tiles = set_tiles(self.rules.set)
+        self._hand_size = self.rules.hand_size_for(self.players)
+        self._seats_of = [
+            frozenset(s for s in range(self.players) if self.side_of(s) == side)
+            for side in range(len(self.scores))
+        ]
+
+    # ----- reading -------------------------------------------------------------------
+
+    @property
+    def hand(self) -> LineHand | None:
+        """The hand in progress, if any."""
+        if self.logs and self.logs[-1].result is None:
+            return self.logs[-1].state
+        return None
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def to_move(self) -> int | None:
+        hand = self.hand
+        return None if hand is None else hand.to_move
+
+    @property
+    def ply(self) -> int:
+        """Moves made in the whole game: what a button press names to be refused when stale."""
+        return sum(len(log.state.moves) for log in self.logs)
+
+    def legal_moves(self) -> list[Move]:
+        hand = self.hand
+        return [] if hand is None else hand.legal_moves()
+
+    def forced_move(self) -> Move | None:
+        """The pass or draw the engine makes by itself when the rules leave no choice."""
+        if not self.rules.auto_pass:
+            return None
+        moves = self.legal_moves()
+        if len(moves) == 1 and moves[0].action in (Action.PASS, Action.DRAW):
+            return moves[0]
+        return None
+
+    def side_of(self, seat: int) -> int:
+        return side_of(self.rules, seat)
+
+    @property
+    def live_scores(self) -> list[int]:
+        """The score sheet plus what divisor counts have scored in the hand in progress."""
+        hand = self.hand
+        if hand is None or not self.rules.divisor:
+            return list(self.scores)
+        return [s + c for s, c in zip(self.scores, hand.scored, strict=True)]
+
+    # ----- hands ---------------------------------------------------------------------
+
+    def start_hand(
+        self,
+        *,
+        seed: int | None = None,
+        deal: list[list[Tile]] | None = None,
+        boneyard: list[Tile] | None = None,
+        opener: int | None = None,
+    ) -> LineHand:
+        """Deal the next hand from a seed or an explicit deal.
+
+        ``opener`` names the seat that opens where the rules leave it to chance or to a
+        choice; elsewhere it must be the seat the rules name.
+        """
+        if self.outcome is not None:
+            raise GameOver("the game is over")
+        if self.logs and self.logs[-1].result is None:
+            raise IllegalMove("a hand is still being played")
+        if (seed is None) == (deal is None):
+            raise RecordError("a hand needs either a seed or an explicit deal")
+        if opener is not None and not 0 <= opener < self.players:
+            raise RecordError(f"opener {opener} is not a seat (0 to {self.players - 1})")
+        plan = self._plan_opener()
+        shuffler = Shuffler(seed) if seed is not None else None
+        if plan.mode == "draw":
+            drawn = tile_draw(shuffler or Shuffler(0), self.rules.set, self.players)
+            plan.seat = drawn if opener is None else opener
+            plan.allowed = frozenset(range(self.players))
+        if opener is not None and plan.seat is not None:
+            if opener != plan.seat and (plan.allowed is None or opener not in plan.allowed):
+                raise RecordError(self._opener_refusal(plan, opener))
+            plan.seat = opener
+        redeals = 0
+        while True:
+            if shuffler is not None:
+                dealt = deal_from(shuffler.shuffled(self._tiles), self.players, self._hand_size)
+                if not self.rules.has_boneyard:
+                    dealt = Deal(dealt.hands, [])
+            else:
+                assert deal is not None
+                dealt = self._checked_deal(deal, boneyard or [])
+            masks = [mask_of(h) for h in dealt.hands]
+            seat, opening, why = self._opener_for(plan, masks)
+            if why is None:
+                break
+            if shuffler is None:
+                raise RecordError(f"this deal would be dealt again: {why}")
+            redeals += 1
+            if redeals > MAX_REDEALS:
+                raise RecordError("no valid deal found; the redeal options are too strict")
+        assert seat is not None
+        if opener is not None and plan.seat is None and opener != seat:
+            raise RecordError(self._opener_refusal(plan, opener, seat))
+        pips = [sum(map(VALUE.__getitem__, h)) for h in dealt.hands]
+        state = LineHand(self.rules, masks, dealt.boneyard, seat, opening, pips)
+        self.logs.append(
+            HandLog(
+                seed=seed,
+                deal=dealt.hands,
+                boneyard=dealt.boneyard,
+                opener=seat,
+                opener_is_choice=plan.allowed is not None,
+                state=state,
+                redeals=redeals,
+            )
+        )
+        return state
+
+    def _plan_opener(self) -> _OpenerPlan:
+        rules = self.rules
+        if not self.logs:
+            return _OpenerPlan(rules.first_opener)
+        previous = self.logs[-1]
+        assert previous.result is not None
+        rule = rules.next_opener
+        if rule == "first_rule":
+            return _OpenerPlan(rules.first_opener)
+        if previous.result.winner is None:
+            return _OpenerPlan("same", previous.opener)
+        if rule == "rotate":
+            return _OpenerPlan("rotate", (previous.opener + 1) % self.players)
+        if rule == "last_player":
+            return _OpenerPlan("last_player", previous.state.closer)
+        if rule == "holder_of_highest_double":
+            return _OpenerPlan("holder")
+        team = self._seats_of[previous.result.winner]
+        return _OpenerPlan("winner", self._dominator(previous, team), team)
+
+    def _dominator(self, previous: HandLog, team: frozenset[int]) -> int:
+        """The winning side's player who opens by default (RULES.md, next_opener = winner)."""
+        hand = previous.state
+        closer = hand.closer if hand.closer is not None else previous.opener
+        if hand.ended == "domino":
+            return closer
+        pips = hand.pips()
+        # fewer pips first; then the closer; then the earliest seat after the closer
+        return min(
+            team,
+            key=lambda s: (pips[s], s != closer, (s - closer - 1) % self.players),
+        )
+
+    def _opener_for(
+        self, plan: _OpenerPlan, hands: list[int]
+    ) -> tuple[int | None, int | None, str | None]:
+        """(opener, bitmask of allowed opening tiles or None for any, why to redeal or None)."""
+        rules = self.rules
+        if rules.redeal_doubles is not None:
+            for seat, hand in enumerate(hands):
+                if doubles_held(hand) >= rules.redeal_doubles:
+                    return None, None, f"seat {seat} holds {doubles_held(hand)} doubles"
+        seat = plan.seat
+        opening: int | None = None
+        if seat is None:
+            best = highest_double_holder(hands)
+            if best is None:
+                if rules.no_double == "redeal":
+                    return None, None, "nobody holds a double"
+                best = highest_tile_holder(hands)
+            seat = best[0]
+            if plan.mode == "highest_double" and rules.opener_plays_double:
+                opening = 1 << best[1]
+        if rules.must_open_with_double:
+            doubles = hands[seat] & DOUBLES_MASK
+            if not doubles:
+                return None, None, f"the opener (seat {seat}) holds no double"
+            opening = 1 << highest(doubles)
+        return seat, opening, None
+
+    def _opener_refusal(self, plan: _OpenerPlan, opener: int, derived: int | None = None) -> str:
+        who = plan.seat if plan.seat is not None else derived
+        if plan.allowed:
+            seats = ", ".join(str(s) for s in sorted(plan.allowed))
+            return f"seat {opener} may not open this hand; seats {seats} may"
+        return f"seat {opener} may not open this hand; seat {who} opens it"
+
+    def _checked_deal(self, deal: list[list[Tile]], boneyard: list[Tile]) -> Deal:
+        rules = self.rules
+        size = rules.hand_size_for(self.players)
+        if len(deal) != self.players:
+            raise RecordError(f"the deal has {len(deal)} hands for {self.players} players")
+        seen = 0
+        full = set_mask(rules.set)
+        places = [*((f"seat {i}", h) for i, h in enumerate(deal)), ("boneyard", boneyard)]
+        for where, tiles in places:
+            if where != "boneyard" and len(tiles) != size:
+                raise RecordError(f"{where} is dealt {len(tiles)} tiles; this game deals {size}")
+            for tile in tiles:
+                if not full >> tile & 1:
+                    raise RecordError(f"{tile} ({where}) is not in a double-{rules.set} set")
+                if seen >> tile & 1:
+                    raise RecordError(f"{tile} is dealt twice")
+                seen |= 1 << tile
+        if rules.has_boneyard and seen != full:
+            missing = ", ".join(str(t) for t in tiles_of(full & ~seen))
+            raise RecordError(f"deal and boneyard must hold the whole set; missing {missing}")
+        if not rules.has_boneyard and boneyard:
+            raise RecordError("this game has no boneyard to draw from")
+        return Deal([list(h) for h in deal], list(boneyard))
+
+    # ----- moves ---------------------------------------------------------------------
+
+    def apply(self, move: Move) -> None:
+        """Make a move if it is legal now; otherwise raise and change nothing."""
+        hand = self.hand
+        if hand is None:
+            raise GameOver("the game is over" if self.outcome else "no hand is being played")
+        hand.apply(move)
+        if hand.ended is not None:
+            self._finish_hand()
+
+    def push(self, move: Move) -> None:
+        """Make a move known to be legal, without checks (simulations, computer players)."""
+        hand = self.logs[-1].state
+        hand.push(move)
+        if hand.ended is not None:
+            self._finish_hand()
+
+    def expire_clock(self) -> None:
+        """The game clock ran out (the caller read the clock; the engine never does)."""
+        if self.time_up or self.outcome is not None:
+            return
+        self.time_up = True
+        if self.logs:
+            log = self.logs[-1]
+            log.time_up_at = len(log.state.moves)
+        hand = self.hand
+        if hand is None:
+            self._check_end(None)
+        elif self.rules.time_limit_ends == "immediately":
+            self.logs[-1].result = void_result(hand, len(self.scores))
+            self._check_end(self.logs[-1].result)
+
+    def check_clock(self, now: float) -> bool:
+        """Expire the clock if ``now`` is past the time limit; True once time is up."""
+        limit = self.rules.time_limit_minutes
+        if limit and self.started_at is not None and now - self.started_at >= limit * 60:
+            self.expire_clock()
+        return self.time_up
+
+    def seconds_left(self, now: float) -> float | None:
+        limit = self.rules.time_limit_minutes
+        if not limit or self.started_at is None:
+            return None
+        return max(0.0, self.started_at + limit * 60 - now)
+
+    def _finish_hand(self) -> None:
+        log = self.logs[-1]
+        result = score_hand(self.rules, log.state, self.scores)
+        log.result = result
+        for s, p in enumerate(result.points):
+            self.scores[s] += p
+        self._check_end(result)
+
+    def _check_end(self, result: HandResult | None) -> None:
+        rules = self.rules
+        scores = self.scores
+
+        def finish(winner: int, reason: str) -> None:
+            self.outcome = Outcome(winner, reason, tuple(scores))  # type: ignore[arg-type]
+
+        leader = self._leader()
+        if rules.family == "divisor":
+            reached = rules.target is not None and max(scores) >= rules.target
+            played = sum(1 for log in self.logs if log.result is not None)
+            if (reached or (rules.hands and played >= rules.hands)) and leader is not None:
+                finish(leader, "target" if reached else "hands")
+        elif result is not None and result.winner is not None and self._tiebreak:
+            finish(result.winner, "tiebreak")
+        elif result is not None and result.winner is not None and rules.single_hand:
+            finish(result.winner, "single_hand")
+        elif (
+            result is not None
+            and result.winner is not None
+            and rules.instant_win_hand_points is not None
+            and result.points[result.winner] >= rules.instant_win_hand_points
+        ):
+            finish(result.winner, "instant_win")
+        elif rules.target is not None and not self._tiebreak:
+            reached = [s for s, v in enumerate(scores) if v >= rules.target]
+            if rules.score_to == "winner" and reached and leader is not None:
+                finish(leader, "target")
+            elif rules.score_to == "loser" and len(reached) == 1 and rules.teams:
+                finish(1 - reached[0], "target")
+            elif rules.score_to == "loser" and reached and rules.teams:
+                self._tiebreak = True  # both teams past the target: a deciding hand
+            elif rules.score_to == "loser" and reached and leader is not None:
+                finish(leader, "target")
+        if self.outcome is None and self.time_up and self.hand is None and leader is not None:
+            finish(leader, "time")
+
+    def _leader(self) -> int | None:
+        """The side ahead on the score sheet, or None when tied for the lead."""
+        scores = self.scores
+        best = max(scores) if self.rules.score_to == "winner" else min(scores)
+        return scores.index(best) if scores.count(best) == 1 else None
+
+    def team_pips(self, pips: list[int]) -> list[int]:
+        return side_pips(self.rules, pips)

@@ -1,0 +1,386 @@
+"""One hand of a line game: the plain line of two ends, or the divisor family's layout
+where every double lies crosswise with two halves and two flanks (RULES.md).
+
+The state is mutable and kept in plain ints and tuples for speed: a hand is a bitmask
+of tile ids and an open side is ``(number, tile, kind)``. :meth:`LineHand.push` is the
+unchecked path that computer players and simulations use; :meth:`LineHand.apply` is the
+checked one with precise errors. Views turn the internals into public values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from engine.errors import GameOver, IllegalMove, NotYourTurn
+from engine.moves import Action, Move, Side
+from engine.rules import Rules
+from engine.tiles import HI, LO, NUMBER_MASK, TILES, VALUE, Tile, pips_of, tiles_of
+
+# Kinds of open side. An END or a HALF counts in divisor games; a FLANK is a free long
+# side of a crosswise double that counts nothing until a tile is played on it.
+END, HALF, FLANK = 0, 1, 2
+_LABEL = (None, Side.HALF, Side.FLANK)
+_PLAY, _PASS, _DRAW = Action.PLAY, Action.PASS, Action.DRAW
+
+HandEnd = Literal["domino", "blocked"]
+RawSide = tuple[int, int, int]  # (number, tile id, kind)
+
+_MOVES: dict[int, Move] = {}
+
+
+def play_move(seat: int, tile: int, on: int, kind: int) -> Move:
+    """The interned play of ``tile`` on the ``kind`` side of ``on`` (-1: the opening)."""
+    key = ((seat * 3 + kind) * 256 + on + 1) * 256 + tile
+    move = _MOVES.get(key)
+    if move is None:
+        move = Move(seat, _PLAY, TILES[tile], None if on < 0 else TILES[on], _LABEL[kind])
+        _MOVES[key] = move
+    return move
+
+
+# The plays of the tiles in ``fit`` on one side, by (fit, seat, side): a simulation
+# asks for the same few lists over and over. Bounded so a long-lived process with big
+# sets cannot grow it without end.
+_FIT_MOVES: dict[int, list[Move]] = {}
+_FIT_MOVES_MAX = 200_000
+
+
+def _fit_moves(key: int, seat: int, fit: int, on: int, kind: int) -> list[Move]:
+    if len(_FIT_MOVES) >= _FIT_MOVES_MAX:
+        _FIT_MOVES.clear()
+    row = [play_move(seat, t, on, kind) for t in tiles_of(fit)]
+    _FIT_MOVES[key] = row
+    return row
+
+
+MAX_SEATS = 8
+PASS_MOVES = [Move(seat, _PASS) for seat in range(MAX_SEATS)]
+DRAW_MOVES = [Move(seat, _DRAW) for seat in range(MAX_SEATS)]
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """A tile on the table: what it was played on and where (for pictures and records)."""
+
+    tile: Tile
+    on: Tile | None
+    kind: int  # END, HALF or FLANK of ``on`` it was laid against
+    number: int  # the number it touches (for the opening tile: its high end)
+
+
+@dataclass(frozen=True, slots=True)
+class OpenSide:
+    """A place where a tile showing ``number`` can go, against ``tile``."""
+
+    number: int
+    tile: Tile
+    kind: int
+
+    @property
+    def counts(self) -> bool:
+        return self.kind != FLANK
+
+
+class LineHand:
+    """A line-game hand from its deal to its end."""
+
+    __slots__ = (
+        "_bone_at",
+        "_crosswise",
+        "_divisor",
+        "_drawn",
+        "_draws",
+        "_fits",
+        "_opening",
+        "_pips",
+        "_targets",
+        "boneyard",
+        "closer",
+        "ended",
+        "hands",
+        "moves",
+        "opener",
+        "placed",
+        "players",
+        "rules",
+        "scored",
+        "sides",
+        "to_move",
+    )
+
+    def __init__(
+        self,
+        rules: Rules,
+        hands: list[int],
+        boneyard: list[Tile],
+        opener: int,
+        opening: int | None = None,
+        pips: list[int] | None = None,
+    ) -> None:
+        """``hands`` are bitmasks; ``opening`` masks the tiles the opener may open with."""
+        self.rules = rules
+        self.players = len(hands)
+        self.hands = list(hands)
+        self._pips = [pips_of(h) for h in hands] if pips is None else pips
+        self.boneyard = list(boneyard)
+        self._bone_at = 0
+        self.sides: list[RawSide] = []
+        self.placed: list[tuple[int, int, int, int]] = []  # (tile, on or -1, kind, number)
+        self.to_move = opener
+        self.opener = opener
+        self._opening = self.hands[opener] if opening is None else opening & self.hands[opener]
+        self.moves: list[Move] = []
+        self.scored = [0] * self.players
+        self.ended: HandEnd | None = None
+        self.closer: int | None = None
+        self._drawn = -1  # the tile drawn this turn under one_then_pass
+        self._targets: list[RawSide] = []
+        self._fits = 0  # tiles (of any set) that fit somewhere on the table
+        self._crosswise = rules.crosswise_doubles
+        self._divisor = rules.divisor or 0
+        self._draws = rules.draw_rule != "none"
+        if not self._opening:
+            raise IllegalMove(f"seat {opener} holds no tile it may open with")
+
+    # ----- reading -------------------------------------------------------------------
+
+    @property
+    def boneyard_left(self) -> int:
+        return len(self.boneyard) - self._bone_at
+
+    @property
+    def over(self) -> bool:
+        return self.ended is not None
+
+    @property
+    def count(self) -> int:
+        """Sum of the open ends (each open half of a double once)."""
+        return sum(s[0] for s in self.sides if s[2] != FLANK)
+
+    @property
+    def placements(self) -> list[Placement]:
+        return [
+            Placement(TILES[t], None if on < 0 else TILES[on], kind, number)
+            for t, on, kind, number in self.placed
+        ]
+
+    def open_sides(self) -> list[OpenSide]:
+        """The distinct places a tile can go now (the first play of a hand: none)."""
+        return [OpenSide(n, TILES[t], k) for n, t, k in self._targets]
+
+    def hand(self, seat: int) -> list[Tile]:
+        return tiles_of(self.hands[seat])
+
+    def pips(self) -> list[int]:
+        """Pips left in each seat's hand."""
+        return list(self._pips)
+
+    def fitting_mask(self) -> int:
+        """Tiles (of any set) that fit somewhere on the table now."""
+        return self._fits
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the seat to play, in a stable order. Empty once the hand ended."""
+        if self.ended is not None:
+            return []
+        seat = self.to_move
+        if not self.placed:
+            return [play_move(seat, t, -1, END) for t in tiles_of(self._opening)]
+        hand = self.hands[seat] if self._drawn < 0 else 1 << self._drawn
+        if hand & self._fits:
+            return self._plays(seat, hand)
+        if not self._draws or self._drawn >= 0 or self._bone_at >= len(self.boneyard):
+            return [PASS_MOVES[seat]]
+        return [DRAW_MOVES[seat]]
+
+    def _plays(self, seat: int, hand: int) -> list[Move]:
+        moves: list[Move] = []
+        base = seat * 3
+        for number, on, kind in self._targets:
+            fit = hand & NUMBER_MASK[number]
+            if fit:
+                key = fit * 8192 + (base + kind) * 256 + on + 1
+                row = _FIT_MOVES.get(key)
+                moves += row if row is not None else _fit_moves(key, seat, fit, on, kind)
+        return moves
+
+    # ----- changing ------------------------------------------------------------------
+
+    def apply(self, move: Move) -> None:
+        """Make ``move`` if it is legal now; otherwise raise and change nothing."""
+        if self.ended is not None:
+            raise GameOver("this hand is over")
+        if move.seat != self.to_move:
+            raise NotYourTurn(f"it is seat {self.to_move}'s turn, not seat {move.seat}'s")
+        legal = self.legal_moves()
+        if move in legal:
+            self.push(move)
+            return
+        raise IllegalMove(self._why_illegal(move, legal))
+
+    def push(self, move: Move) -> None:
+        """Make a move known to be legal (from :meth:`legal_moves`), without checks."""
+        seat = move.seat
+        self.moves.append(move)
+        action = move.action
+        if action is _PLAY:
+            tile: int = move.tile  # type: ignore[assignment]
+            self.hands[seat] ^= 1 << tile
+            self._pips[seat] -= VALUE[tile]
+            on = move.on
+            if on is None or self._crosswise:
+                self._place(tile, on, move.side)
+            else:
+                # The plain line, inlined because it is most of every simulation: the
+                # tile replaces the open end it was laid against.
+                hi, lo = HI[tile], LO[tile]
+                sides = self.sides
+                first = sides[0]
+                i = 0 if first[1] == on and (first[0] == hi or first[0] == lo) else 1
+                number = sides[i][0]
+                sides[i] = (lo if number == hi else hi, tile, END)
+                self.placed.append((tile, on, END, number))
+                self._targets = [sides[0], sides[1]]
+                fits = self._fits = NUMBER_MASK[sides[0][0]] | NUMBER_MASK[sides[1][0]]
+                hands = self.hands
+                self._drawn = -1
+                self.closer = seat
+                if not hands[seat]:
+                    self.ended = "domino"
+                    return
+                self.to_move = (seat + 1) % self.players
+                if self._draws and self._bone_at < len(self.boneyard):
+                    return
+                for h in hands:
+                    if h & fits:
+                        return
+                self.ended = "blocked"
+                return
+            self._drawn = -1
+            self.closer = seat
+            if self._divisor:
+                count = self.count
+                if count and count % self._divisor == 0:
+                    self.scored[seat] += count // self._divisor
+            if not self.hands[seat]:
+                self.ended = "domino"
+                return
+        elif action is _DRAW:
+            drawn = self.boneyard[self._bone_at]
+            self._bone_at += 1
+            self.hands[seat] |= 1 << drawn
+            self._pips[seat] += VALUE[drawn]
+            rule = self.rules.draw_rule
+            if rule != "one_ends_turn":
+                if rule == "one_then_pass":
+                    self._drawn = drawn  # now play it if it fits, else pass
+                self._check_blocked()
+                return  # the same seat goes on
+        else:
+            # A pass changes neither the hands nor the table: it cannot block the hand.
+            self._drawn = -1
+            self.to_move = (seat + 1) % self.players
+            return
+        self.to_move = (seat + 1) % self.players
+        self._check_blocked()
+
+    def _place(self, tile: int, on: int | None, side: Side | None) -> None:
+        hi, lo = HI[tile], LO[tile]
+        sides = self.sides
+        if on is None:
+            if self._crosswise and hi == lo:
+                sides[:] = [(hi, tile, HALF)] * 2 + [(hi, tile, FLANK)] * 2
+            else:
+                sides[:] = [(hi, tile, END), (lo, tile, END)]
+            self.placed.append((tile, -1, END, hi))
+            self._refresh_targets()
+            return
+        kind = END if side is None else HALF if side is Side.HALF else FLANK
+        i = next(
+            (j for j, (n, at, k) in enumerate(sides) if at == on and k == kind and n in (hi, lo)),
+            -1,
+        )
+        if i < 0:  # pragma: no cover - push() is only given legal moves
+            raise IllegalMove(f"{TILES[tile]} has nowhere to go on {on}")
+        number = sides[i][0]
+        if self._crosswise and hi == lo:
+            sides[i] = (number, tile, HALF)
+            sides.append((number, tile, HALF))
+            sides.append((number, tile, FLANK))
+        else:
+            sides[i] = (lo if number == hi else hi, tile, END)
+        self.placed.append((tile, on, kind, number))
+        self._refresh_targets()
+
+    def _refresh_targets(self) -> None:
+        if self._crosswise and len(self.placed) == 1:
+            # the second tile of a divisor hand goes on a flank of the opening double
+            self._targets = list(dict.fromkeys(s for s in self.sides if s[2] != HALF))
+        else:
+            self._targets = list(dict.fromkeys(self.sides))
+        fits = 0
+        for number, _, _ in self._targets:
+            fits |= NUMBER_MASK[number]
+        self._fits = fits
+
+    def _check_blocked(self) -> None:
+        if self._draws and self._bone_at < len(self.boneyard):
+            return
+        fits = self._fits
+        for h in self.hands:
+            if h & fits:
+                return
+        self.ended = "blocked"
+
+    def copy(self) -> LineHand:
+        other = LineHand.__new__(LineHand)
+        for name in LineHand.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.hands = list(self.hands)
+        other._pips = list(self._pips)
+        other.sides = list(self.sides)
+        other.placed = list(self.placed)
+        other.moves = list(self.moves)
+        other.scored = list(self.scored)
+        return other
+
+    # ----- explaining ----------------------------------------------------------------
+
+    def _why_illegal(self, move: Move, legal: list[Move]) -> str:
+        options = ", ".join(m.action_text() for m in legal)
+        seat = move.seat
+        if move.action is _PLAY:
+            tile = move.tile
+            assert tile is not None
+            if not self.hands[seat] >> tile & 1:
+                return f"you do not have {tile}; you can play: {options}"
+            if not self.placed:
+                if move.on is not None or move.train is not None:
+                    return f"the table is empty: open with a tile alone ({options})"
+                return f"this hand must open with {options}"
+            if self._drawn >= 0 and tile != self._drawn:
+                return f"after drawing you may only play the tile you drew: {options}"
+            if move.train is not None:
+                return f"there are no trains in this game; you can play: {options}"
+            here = [m for m in legal if m.tile == tile]
+            if move.on is None:
+                if here:
+                    return f"say where {tile} goes: " + ", ".join(m.action_text() for m in here)
+                return f"{tile} fits nowhere now; you can play: {options}"
+            if not any(s[1] == move.on for s in self.sides):
+                return f"{move.on} is not an open end of the table; you can play: {options}"
+            if here:
+                return f"{tile} cannot go there; it can go: " + ", ".join(
+                    m.action_text() for m in here
+                )
+            return f"{tile} does not fit on {move.on}; you can play: {options}"
+        if move.action is _PASS:
+            return f"you cannot pass while you can play: {options}"
+        if move.action is _DRAW:
+            if not self._draws:
+                return f"there is nothing to draw in this game; you can play: {options}"
+            if self._bone_at >= len(self.boneyard):
+                return f"the boneyard is empty; you can: {options}"
+            return f"you cannot draw now; you can: {options}"
+        return f"'{move.action.value}' is not a move of this game; you can: {options}"

@@ -1,0 +1,79 @@
+"""Computer players that are given a view and nothing else.
+
+The strong players live in a later module; these two are the baseline: ``random`` picks
+any legal move, ``greedy`` gets rid of its heaviest tile (in divisor games it first takes
+the biggest count it can score). Both are reproducible from a seed.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from engine.line import FLANK, HALF
+from engine.moves import Move, Side
+from engine.views import View
+
+
+class Player(Protocol):
+    def choose(self, view: View) -> Move: ...
+
+
+class RandomPlayer:
+    def __init__(self, seed: int = 0) -> None:
+        self._random = random.Random(seed)
+
+    def choose(self, view: View) -> Move:
+        return self._random.choice(view.legal_moves)
+
+
+class GreedyPlayer:
+    def __init__(self, seed: int = 0) -> None:
+        self._random = random.Random(seed)
+
+    def choose(self, view: View) -> Move:
+        moves = view.legal_moves
+        if len(moves) == 1:
+            return moves[0]
+        divisor = view.rules.divisor
+
+        def value(move: Move) -> tuple[int, int, int, float]:
+            tile = move.tile
+            if tile is None:
+                return (0, 0, 0, 0.0)
+            points = 0
+            if divisor:
+                count = count_after(view, move)
+                points = count // divisor if count and count % divisor == 0 else 0
+            return (points, tile.value, int(tile.is_double), self._random.random())
+
+        return max(moves, key=value)
+
+
+def count_after(view: View, move: Move) -> int:
+    """The sum of the open ends after ``move``, from public facts only (divisor games)."""
+    tile = move.tile
+    assert tile is not None
+    crosswise = view.rules.crosswise_doubles
+    if move.on is None:
+        return 2 * tile.hi if crosswise and tile.is_double else tile.hi + tile.lo
+    count = view.count or 0
+    kind = FLANK if move.side is Side.FLANK else HALF if move.side is Side.HALF else 0
+    number = next(s.number for s in view.open_sides if s.tile == move.on and s.kind == kind)
+    if kind != FLANK:
+        count -= number
+    if crosswise and tile.is_double:
+        return count + 2 * number
+    return count + tile.other(number)
+
+
+STRENGTHS = {"random": RandomPlayer, "greedy": GreedyPlayer}
+
+
+def make_player(name: str, seed: int = 0) -> Player:
+    try:
+        return STRENGTHS[name](seed)
+    except KeyError:
+        raise ValueError(
+            f"unknown computer player '{name}'; choose from {', '.join(STRENGTHS)}"
+        ) from None

@@ -1,0 +1,101 @@
+"""Play many hands or games between computer players and count what happened."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.game import Game
+from engine.players import Player, make_player
+from engine.rules import Rules
+from engine.views import view_of
+
+
+def play_hand(game: Game, seats: Sequence[Player], seed: int) -> None:
+    """Deal a hand from ``seed`` and let the seats play it to its end."""
+    game.start_hand(seed=seed)
+    while game.hand is not None:
+        forced = game.forced_move()
+        if forced is not None:
+            game.apply(forced)
+            continue
+        seat = game.to_move
+        assert seat is not None
+        game.apply(seats[seat].choose(view_of(game, seat)))
+
+
+def simulate(
+    preset: str,
+    players: int,
+    *,
+    hands: int | None = None,
+    games: int | None = None,
+    seed: int = 0,
+    seats: Sequence[str] | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """``hands`` single hands (each the first of a new game) or ``games`` whole games."""
+    if (hands is None) == (games is None):
+        raise ValueError("give either a number of hands or a number of games")
+    rules = Rules.from_preset(preset, **(options or {}))
+    rules.check_players(players)
+    names = list(seats) if seats else ["random"] * players
+    if len(names) != players:
+        raise ValueError(f"--seats names {len(names)} players for a {players}-player game")
+    source = random.Random(seed)
+    table = [make_player(name, source.randrange(1 << 62)) for name in names]
+    sides = 2 if rules.teams else players
+    stats: dict[str, Any] = {
+        "preset": preset,
+        "players": players,
+        "seats": names,
+        "seed": seed,
+        "games": 0,
+        "hands": 0,
+        "moves": 0,
+        "results": {"domino": 0, "blocked": 0, "void": 0},
+        "hand_wins": [0] * sides,
+        "hand_ties": 0,
+        "points": [0] * sides,
+        "game_wins": [0] * sides,
+    }
+    started = time.perf_counter()
+
+    def account(game: Game) -> None:
+        log = game.logs[-1]
+        assert log.result is not None
+        stats["hands"] += 1
+        stats["moves"] += len(log.state.moves)
+        stats["results"][log.result.end] += 1
+        if log.result.winner is None:
+            stats["hand_ties"] += 1
+        else:
+            stats["hand_wins"][log.result.winner] += 1
+        for side, points in enumerate(log.result.points):
+            stats["points"][side] += points
+
+    if hands is not None:
+        for _ in range(hands):
+            game = Game(rules, players)
+            play_hand(game, table, source.randrange(1 << 62))
+            account(game)
+    else:
+        for _ in range(games or 0):
+            game = Game(rules, players)
+            while not game.over:
+                if game.hand is None and game.time_up:
+                    break  # pragma: no cover - simulations have no clock
+                play_hand(game, table, source.randrange(1 << 62))
+                account(game)
+            stats["games"] += 1
+            assert game.outcome is not None
+            stats["game_wins"][game.outcome.winner] += 1
+    seconds = time.perf_counter() - started
+    stats["seconds"] = round(seconds, 3)
+    stats["moves_per_hand"] = round(stats["moves"] / max(1, stats["hands"]), 2)
+    stats["hands_per_second"] = round(stats["hands"] / seconds, 1) if seconds else None
+    if rules.teams:
+        stats["teams"] = {"0+2": stats["hand_wins"][0], "1+3": stats["hand_wins"][1]}
+    return stats

@@ -1,0 +1,82 @@
+"""What one seat, or the room, may see of a game.
+
+A view is built from the game and holds copies of public facts plus, for a seat, that
+seat's own tiles and legal moves. Nothing in a view reaches back into the game, so a
+computer player or a picture given a view cannot see another hand, even by accident.
+Once a hand is over every hand is shown, as players do at a table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.game import Game
+from engine.line import OpenSide, Placement
+from engine.moves import Move
+from engine.outcome import HandResult, Outcome
+from engine.rules import Rules
+from engine.tiles import Tile
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    rules: Rules
+    players: int
+    seat: int | None  # None: the room's view
+    hand_number: int  # 0 before the first deal
+    ply: int  # moves made in the whole game
+    hand: tuple[Tile, ...]  # this seat's tiles (empty for the room)
+    tile_counts: tuple[int, ...]
+    placements: tuple[Placement, ...]
+    open_sides: tuple[OpenSide, ...]
+    count: int | None  # sum of the open ends in divisor games
+    scored: tuple[int, ...]  # points made by counts in this hand (divisor games)
+    boneyard: int  # tiles left to draw
+    opener: int | None
+    to_move: int | None
+    legal_moves: tuple[Move, ...]  # only for the seat to move
+    history: tuple[Move, ...]  # this hand's moves; a draw never names its tile
+    scores: tuple[int, ...]
+    revealed: tuple[tuple[Tile, ...], ...] | None  # every hand, once the hand is over
+    result: HandResult | None  # of the hand shown
+    outcome: Outcome | None
+    time_up: bool
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat is not None and self.seat == self.to_move
+
+
+def view_of(game: Game, seat: int | None = None) -> View:
+    """The game as ``seat`` sees it (``None``: as the room sees it)."""
+    if seat is not None and not 0 <= seat < game.players:
+        raise ValueError(f"seat {seat} is not at this table")
+    log = game.logs[-1] if game.logs else None
+    hand = log.state if log else None
+    in_play = log is not None and log.result is None
+    to_move = hand.to_move if hand is not None and in_play else None
+    return View(
+        rules=game.rules,
+        players=game.players,
+        seat=seat,
+        hand_number=len(game.logs),
+        ply=game.ply,
+        hand=tuple(hand.hand(seat)) if hand is not None and seat is not None else (),
+        tile_counts=tuple(h.bit_count() for h in hand.hands) if hand else (0,) * game.players,
+        placements=tuple(hand.placements) if hand else (),
+        open_sides=tuple(hand.open_sides()) if hand else (),
+        count=hand.count if hand is not None and game.rules.divisor else None,
+        scored=tuple(hand.scored) if hand else (0,) * game.players,
+        boneyard=hand.boneyard_left if hand else 0,
+        opener=hand.opener if hand else None,
+        to_move=to_move,
+        legal_moves=tuple(hand.legal_moves()) if hand and in_play and seat == to_move else (),
+        history=tuple(hand.moves) if hand else (),
+        scores=tuple(game.live_scores),
+        revealed=tuple(tuple(hand.hand(s)) for s in range(game.players))
+        if hand is not None and not in_play
+        else None,
+        result=log.result if log else None,
+        outcome=game.outcome,
+        time_up=game.time_up,
+    )

@@ -1,0 +1,1 @@
+"""Persistence: async repositories over SQLAlchemy Core (SQLite by default, PostgreSQL to scale)."""
