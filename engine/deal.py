@@ -31,6 +31,14 @@ class Shuffler:
         keys = struct.unpack(f"<{n}Q", hashlib.shake_128(text).digest(8 * n))
         return [tiles[i] for i in sorted(range(n), key=keys.__getitem__)]
 
+    def deal(self, tiles: list[Tile], players: int, size: int, boneyard: bool) -> Deal:
+        """Shuffle and deal: seat i takes the i-th run of ``size`` tiles, the rest is the
+        boneyard in draw order (or out of play when the game has no boneyard)."""
+        order = self.shuffled(tiles)
+        dealt = players * size
+        hands = [order[i : i + size] for i in range(0, dealt, size)]
+        return Deal(hands, order[dealt:] if boneyard else [])
+
 
 class Deal(NamedTuple):
     hands: list[list[Tile]]

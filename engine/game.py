@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from engine.deal import (
     Deal,
     Shuffler,
-    deal_from,
     doubles_held,
     highest_double_holder,
     highest_tile_holder,
@@ -26,7 +25,7 @@ from engine.moves import Action, Move
 from engine.outcome import HandResult, Outcome
 from engine.rules import Rules
 from engine.scoring import score_hand, side_of, side_pips, sides, void_result
-from engine.tiles import DOUBLES_MASK, VALUE, Tile, highest, mask_of, set_mask, set_tiles, tiles_of
+from engine.tiles import BIT, DOUBLES_MASK, Tile, highest, set_mask, set_tiles, tiles_of
 
 MAX_REDEALS = 10_000
 
@@ -161,13 +160,13 @@ class Game:
         redeals = 0
         while True:
             if shuffler is not None:
-                dealt = deal_from(shuffler.shuffled(self._tiles), self.players, self._hand_size)
-                if not self.rules.has_boneyard:
-                    dealt = Deal(dealt.hands, [])
+                dealt = shuffler.deal(
+                    self._tiles, self.players, self._hand_size, self.rules.has_boneyard
+                )
             else:
                 assert deal is not None
                 dealt = self._checked_deal(deal, boneyard or [])
-            masks = [mask_of(h) for h in dealt.hands]
+            masks = [sum(map(BIT.__getitem__, h)) for h in dealt.hands]
             seat, opening, why = self._opener_for(plan, masks)
             if why is None:
                 break
@@ -179,8 +178,8 @@ class Game:
         assert seat is not None
         if opener is not None and plan.seat is None and opener != seat:
             raise RecordError(self._opener_refusal(plan, opener, seat))
-        pips = [sum(map(VALUE.__getitem__, h)) for h in dealt.hands]
-        state = LineHand(self.rules, masks, dealt.boneyard, seat, opening, pips)
+        state = LineHand(self.rules, masks, dealt.boneyard, seat, opening)
+        state.on_end = self._finish_hand
         self.logs.append(
             HandLog(
                 seed=seed,
@@ -292,19 +291,19 @@ class Game:
         hand = self.hand
         if hand is None:
             raise GameOver("the game is over" if self.outcome else "no hand is being played")
-        hand.apply(move)
-        if hand.ended is not None:
-            self._finish_hand()
+        hand.apply(move)  # a move that ends the hand scores it through hand.on_end
 
     def push(self, move: Move) -> None:
-        """Make a move known to be legal, without checks (simulations, computer players)."""
-        hand = self.logs[-1].state
-        hand.push(move)
-        if hand.ended is not None:
-            self._finish_hand()
+        """Make a move known to be legal, without checks (simulations, computer players).
+
+        ``game.hand.push(move)`` is the same, one call shorter.
+        """
+        self.logs[-1].state.push(move)
 
     def expire_clock(self) -> None:
         """The game clock ran out (the caller read the clock; the engine never does)."""
+        if not self.rules.time_limit_minutes:
+            raise IllegalMove("this game has no clock (time_limit_minutes is 0)")
         if self.time_up or self.outcome is not None:
             return
         self.time_up = True

@@ -9,13 +9,14 @@ checked one with precise errors. Views turn the internals into public values.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 from engine.errors import GameOver, IllegalMove, NotYourTurn
 from engine.moves import Action, Move, Side
 from engine.rules import Rules
-from engine.tiles import HI, LO, NUMBER_MASK, TILES, VALUE, Tile, pips_of, tiles_of
+from engine.tiles import HI, LO, NUMBER_MASK, TILES, Tile, pips_of, tiles_of
 
 # Kinds of open side. An END or a HALF counts in divisor games; a FLANK is a free long
 # side of a crosswise double that counts nothing until a tile is played on it.
@@ -93,13 +94,13 @@ class LineHand:
         "_draws",
         "_fits",
         "_opening",
-        "_pips",
         "_targets",
         "boneyard",
         "closer",
         "ended",
         "hands",
         "moves",
+        "on_end",
         "opener",
         "placed",
         "players",
@@ -116,13 +117,12 @@ class LineHand:
         boneyard: list[Tile],
         opener: int,
         opening: int | None = None,
-        pips: list[int] | None = None,
     ) -> None:
         """``hands`` are bitmasks; ``opening`` masks the tiles the opener may open with."""
         self.rules = rules
         self.players = len(hands)
         self.hands = list(hands)
-        self._pips = [pips_of(h) for h in hands] if pips is None else pips
+        self.on_end: Callable[[], None] | None = None  # the owning game scores the hand
         self.boneyard = list(boneyard)
         self._bone_at = 0
         self.sides: list[RawSide] = []
@@ -174,7 +174,7 @@ class LineHand:
 
     def pips(self) -> list[int]:
         """Pips left in each seat's hand."""
-        return list(self._pips)
+        return [pips_of(h) for h in self.hands]
 
     def fitting_mask(self) -> int:
         """Tiles (of any set) that fit somewhere on the table now."""
@@ -188,13 +188,10 @@ class LineHand:
         if not self.placed:
             return [play_move(seat, t, -1, END) for t in tiles_of(self._opening)]
         hand = self.hands[seat] if self._drawn < 0 else 1 << self._drawn
-        if hand & self._fits:
-            return self._plays(seat, hand)
-        if not self._draws or self._drawn >= 0 or self._bone_at >= len(self.boneyard):
-            return [PASS_MOVES[seat]]
-        return [DRAW_MOVES[seat]]
-
-    def _plays(self, seat: int, hand: int) -> list[Move]:
+        if not hand & self._fits:
+            if not self._draws or self._drawn >= 0 or self._bone_at >= len(self.boneyard):
+                return [PASS_MOVES[seat]]
+            return [DRAW_MOVES[seat]]
         moves: list[Move] = []
         base = seat * 3
         for number, on, kind in self._targets:
@@ -227,7 +224,6 @@ class LineHand:
         if action is _PLAY:
             tile: int = move.tile  # type: ignore[assignment]
             self.hands[seat] ^= 1 << tile
-            self._pips[seat] -= VALUE[tile]
             on = move.on
             if on is None or self._crosswise:
                 self._place(tile, on, move.side)
@@ -247,7 +243,7 @@ class LineHand:
                 self._drawn = -1
                 self.closer = seat
                 if not hands[seat]:
-                    self.ended = "domino"
+                    self._end("domino")
                     return
                 self.to_move = (seat + 1) % self.players
                 if self._draws and self._bone_at < len(self.boneyard):
@@ -255,7 +251,7 @@ class LineHand:
                 for h in hands:
                     if h & fits:
                         return
-                self.ended = "blocked"
+                self._end("blocked")
                 return
             self._drawn = -1
             self.closer = seat
@@ -264,13 +260,12 @@ class LineHand:
                 if count and count % self._divisor == 0:
                     self.scored[seat] += count // self._divisor
             if not self.hands[seat]:
-                self.ended = "domino"
+                self._end("domino")
                 return
         elif action is _DRAW:
             drawn = self.boneyard[self._bone_at]
             self._bone_at += 1
             self.hands[seat] |= 1 << drawn
-            self._pips[seat] += VALUE[drawn]
             rule = self.rules.draw_rule
             if rule != "one_ends_turn":
                 if rule == "one_then_pass":
@@ -331,14 +326,19 @@ class LineHand:
         for h in self.hands:
             if h & fits:
                 return
-        self.ended = "blocked"
+        self._end("blocked")
+
+    def _end(self, how: HandEnd) -> None:
+        self.ended = how
+        if self.on_end is not None:
+            self.on_end()
 
     def copy(self) -> LineHand:
         other = LineHand.__new__(LineHand)
         for name in LineHand.__slots__:
             setattr(other, name, getattr(self, name))
         other.hands = list(self.hands)
-        other._pips = list(self._pips)
+        other.on_end = None  # a copy is a private what-if: it never scores the real game
         other.sides = list(self.sides)
         other.placed = list(self.placed)
         other.moves = list(self.moves)

@@ -95,8 +95,12 @@ def _replay_hand(game: Game, index: int, hand: Any) -> None:
     if opener is not None and (isinstance(opener, bool) or not isinstance(opener, int)):
         raise RecordError(f"{where}: opener must be a seat number")
     time_up_at = hand.get("time_up_at")
-    if time_up_at is not None and (isinstance(time_up_at, bool) or not isinstance(time_up_at, int)):
-        raise RecordError(f"{where}: time_up_at must be a move index")
+    if time_up_at is not None and (
+        isinstance(time_up_at, bool) or not isinstance(time_up_at, int) or time_up_at < 0
+    ):
+        raise RecordError(f"{where}: time_up_at must be a move index (0 or more)")
+    if time_up_at is not None and not game.rules.time_limit_minutes:
+        raise RecordError(f"{where}: time_up_at given, but this game has no clock")
     moves = hand.get("moves", [])
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise RecordError(f"{where}: moves must be a list of strings")

@@ -97,7 +97,10 @@ class Rules:
         base = Rules.from_preset(self.preset)
         mine = asdict(self)
         theirs = asdict(base)
-        return {k: v for k, v in mine.items() if v != theirs[k] and k in OPTION_NAMES}
+        options = {k: v for k, v in mine.items() if v != theirs[k] and k in OPTION_NAMES}
+        if self.tens_scoring:
+            options["target"] = self.target  # tens_scoring alone would imply target 40
+        return options
 
     def with_options(self, **options: Any) -> Rules:
         return Rules._build(self.preset, {**PRESETS[self.preset], **self.options()}, options)

@@ -1,0 +1,264 @@
+"""Engine speed: random-play hands per second, ours next to two independent engines.
+
+Run by ``make bench`` (``python bench/engine.py``); never by pytest, and it asserts
+nothing about speed: it prints figures for a person to read. The engines take turns in
+short timed rounds, after a warm-up, and the best round of each is reported, because a
+shared machine's noise only ever makes a round slower.
+
+    python bench/engine.py                 # the table
+    python bench/engine.py --json          # one JSON object instead
+    python bench/engine.py --rounds 3 --seconds 0.5
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# ``python bench/engine.py`` puts bench/ first on sys.path, and there this very file
+# would be imported as the ``engine`` package it measures; drop that entry first.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import platform  # noqa: E402
+import random  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
+from importlib import metadata  # noqa: E402
+from typing import Any  # noqa: E402
+
+from engine.game import Game  # noqa: E402
+from engine.rules import Rules  # noqa: E402
+
+# Goals of the engine issue: ours against each other engine, partnership hands per second.
+GOALS = {"dominoes": 1.5, "open_spiel": 10.0}
+
+PlayHand = Callable[[], None]
+"""Plays one whole hand of random moves (dealing included)."""
+
+
+# ----- the engines ---------------------------------------------------------------------
+
+
+class Ours:
+    """Our engine: seeded deals, random legal moves by index, the unchecked ``push``."""
+
+    def __init__(self, preset: str, players: int, seed: int = 0) -> None:
+        self.rules = Rules.from_preset(preset)
+        self.players = players
+        self.rng = random.Random(seed)
+        self.game = Game(self.rules, players)
+        self.deals = 0
+
+    def __call__(self) -> None:
+        if self.game.over:
+            self.game = Game(self.rules, self.players)
+        game = self.game
+        self.deals += 1
+        game.start_hand(seed=self.deals)
+        randrange = self.rng.randrange
+        # push() scores the hand itself when it ends: its log gets a result.
+        log = game.logs[-1]
+        while log.result is None:
+            moves = game.legal_moves()
+            game.push(moves[randrange(len(moves))])
+
+
+def dominoes_package(seed: int = 0) -> PlayHand | str:
+    """The ``dominoes`` package (abw333): Puerto Rico partnership rules, 4 players."""
+    try:
+        import dominoes
+    except ImportError:
+        return "not installed"
+    # Game.new() shuffles with the global random module; seed it for repeatable deals.
+    random.seed(seed)
+
+    def play_hand() -> None:
+        g = dominoes.Game.new()
+        while g.result is None:
+            g.make_move(*random.choice(g.valid_moves))
+
+    return play_hand
+
+
+def open_spiel(seed: int = 0) -> PlayHand | str:
+    """OpenSpiel's ``python_team_dominoes``: the deal is 28 chance nodes, then the play."""
+    try:
+        import pyspiel
+        from open_spiel.python.games import team_dominoes  # noqa: F401 - registers the game
+    except ImportError:
+        return "not installed"
+    game = pyspiel.load_game("python_team_dominoes")
+    rng = random.Random(seed)
+
+    def play_hand() -> None:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                # Every outcome has the same probability: a uniform pick is the deal.
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                actions = state.legal_actions()
+                state.apply_action(actions[rng.randrange(len(actions))])
+
+    return play_hand
+
+
+# ----- timing --------------------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    key: str
+    label: str
+    unit: str
+    play: PlayHand | None
+    missing: str | None = None  # why there is no figure
+    rounds: list[float] = field(default_factory=list)  # hands (or rounds) per second
+
+    @property
+    def best(self) -> float | None:
+        return max(self.rounds) if self.rounds else None
+
+
+def timed(play: PlayHand, seconds: float) -> float:
+    """Hands per second over whole hands played for about ``seconds``."""
+    clock = time.perf_counter
+    done = 0
+    start = clock()
+    deadline = start + seconds
+    while True:
+        play()
+        done += 1
+        now = clock()
+        if now >= deadline:
+            return done / (now - start)
+
+
+def measure(rows: list[Row], rounds: int, seconds: float, warmup: float) -> None:
+    live = [row for row in rows if row.play is not None]
+    for row in live:
+        assert row.play is not None
+        timed(row.play, warmup)  # caches, interned moves, imports: not what we measure
+    # Alternate the engines round by round so a slow spell of the machine hits them all.
+    for number in range(rounds):
+        for row in live:
+            assert row.play is not None
+            row.rounds.append(timed(row.play, seconds))
+        print(f"round {number + 1}/{rounds} done", file=sys.stderr, flush=True)
+
+
+def build_rows() -> list[Row]:
+    rows = [
+        Row("ours_partnership", "ours, partnership, 4 players", "hands/s", Ours("partnership", 4)),
+        Row("dominoes", "dominoes package, 4 players", "hands/s", None),
+        Row("open_spiel", "OpenSpiel python_team_dominoes", "hands/s", None),
+        Row("ours_draw", "ours, draw, 4 players", "hands/s", Ours("draw", 4)),
+        Row("ours_fido18", "ours, fido18, 4 players", "hands/s", Ours("fido18", 4)),
+        # MEXICAN TRAIN: rounds/s with 4 and 8 players go here once the Mexican Train
+        # engine lands (a later issue); until then the rows say so and hold no number.
+        Row("ours_mexican_train_4", "ours, mexican_train, 4 players", "rounds/s", None),
+        Row("ours_mexican_train_8", "ours, mexican_train, 8 players", "rounds/s", None),
+    ]
+    for row, engine in ((rows[1], dominoes_package()), (rows[2], open_spiel())):
+        if isinstance(engine, str):
+            row.missing = engine
+        else:
+            row.play = engine
+    for row in rows[5:]:
+        row.missing = "not measured yet (Mexican Train comes with a later issue)"
+    return rows
+
+
+# ----- reporting -----------------------------------------------------------------------
+
+
+def ratios(rows: dict[str, Row]) -> dict[str, dict[str, Any]]:
+    """Our partnership speed over each other engine's, against the goal."""
+    mine = rows["ours_partnership"].best
+    out: dict[str, dict[str, Any]] = {}
+    for key, goal in GOALS.items():
+        theirs = rows[key].best
+        ratio = mine / theirs if mine and theirs else None
+        met = None if ratio is None else ratio >= goal
+        out[key] = {"ratio": ratio, "goal": goal, "met": met}
+    return out
+
+
+def version(package: str) -> str | None:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def report(rows: list[Row], rounds: int, seconds: float) -> dict[str, Any]:
+    by_key = {row.key: row for row in rows}
+    return {
+        "bench": "engine",
+        "rounds": rounds,
+        "seconds_per_round": seconds,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "versions": {p: version(p) for p in ("domino-bot", "dominoes", "open-spiel")},
+        "rows": {
+            row.key: {
+                "label": row.label,
+                "unit": row.unit,
+                "best": row.best,
+                "rounds": row.rounds,
+                "missing": row.missing,
+            }
+            for row in rows
+        },
+        "ratios": ratios(by_key),
+    }
+
+
+def table(data: dict[str, Any]) -> str:
+    lines = [
+        f"Random play, best of {data['rounds']} alternating rounds of"
+        f" {data['seconds_per_round']:g} s (Python {data['python']}, {data['machine']})",
+        "",
+        f"{'engine':<34} {'best':>9} {'unit':<9} {'worst':>9}  every round",
+    ]
+    for row in data["rows"].values():
+        if row["best"] is None:
+            lines.append(f"{row['label']:<34} {'-':>9} {row['unit']:<9} {'-':>9}  {row['missing']}")
+            continue
+        each = " ".join(f"{r:.0f}" for r in row["rounds"])
+        lines.append(
+            f"{row['label']:<34} {row['best']:>9.0f} {row['unit']:<9}"
+            f" {min(row['rounds']):>9.0f}  {each}"
+        )
+    lines += ["", "ours (partnership hands/s) over the others, best against best:"]
+    for key, r in data["ratios"].items():
+        if r["ratio"] is None:
+            shown, verdict = "-", "no figure"
+        else:
+            shown = f"{r['ratio']:.2f}x"
+            verdict = "goal met" if r["met"] else "BELOW GOAL"
+        lines.append(f"  vs {key:<12} {shown:>8}  goal >= {r['goal']:g}x  {verdict}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--rounds", type=int, default=5, help="timed rounds per engine")
+    parser.add_argument("--seconds", type=float, default=1.0, help="length of one round")
+    parser.add_argument("--warmup", type=float, default=0.5, help="untimed play per engine")
+    args = parser.parse_args(argv)
+    rows = build_rows()
+    measure(rows, args.rounds, args.seconds, args.warmup)
+    data = report(rows, args.rounds, args.seconds)
+    print(json.dumps(data, indent=2) if args.json else table(data))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,175 @@
+"""Invariants over random playouts of every preset and player count (hypothesis)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.errors import DominoError
+from engine.game import Game
+from engine.moves import Action, Move, Side
+from engine.record import export, load, summary
+from engine.tiles import TILES, Tile, set_mask, tiles_of
+from engine.views import view_of
+from tests.engine.playouts import CASES, new_game, play_random_hand
+
+seeds = st.integers(min_value=0, max_value=2**32)
+
+
+def _ids(case: tuple[str, int, dict[str, Any]]) -> str:
+    preset, n, options = case
+    extra = ",".join(f"{k}={v}" for k, v in options.items())
+    return f"{preset}-{n}" + (f"-{extra}" if extra else "")
+
+
+def tiles_in(value: Any) -> set[Tile]:
+    """Every tile reachable from a view: its fields, tuples and dataclasses, recursively."""
+    found: set[Tile] = set()
+    if isinstance(value, Tile):
+        found.add(value)
+    elif isinstance(value, tuple | list):
+        for item in value:
+            found |= tiles_in(item)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for field in dataclasses.fields(value):
+            if field.name != "rules":
+                found |= tiles_in(getattr(value, field.name))
+    return found
+
+
+def check_accounting(game: Game) -> None:
+    """Every dealt tile is in exactly one place: a hand, the table or the boneyard."""
+    log = game.logs[-1]
+    hand = log.state
+    dealt = sum(len(h) for h in log.deal) + len(log.boneyard)
+    seen = 0
+    places = [*hand.hands, sum(1 << p[0] for p in hand.placed)]
+    undrawn = hand.boneyard[len(hand.boneyard) - hand.boneyard_left :]
+    places.append(sum(1 << t for t in undrawn))
+    count = 0
+    for mask in places:
+        assert seen & mask == 0, "a tile is in two places"
+        seen |= mask
+        count += mask.bit_count()
+    assert count == dealt
+    assert seen & ~set_mask(game.rules.set) == 0
+
+
+def check_views(game: Game) -> None:
+    hand = game.hand
+    for seat in range(game.players):
+        view = view_of(game, seat)
+        visible = tiles_in(view)
+        assert tuple(hand.hand(seat) if hand else view.hand) == view.hand
+        if hand is not None:
+            others = {t for s in range(game.players) if s != seat for t in hand.hand(s)}
+            assert not visible & others, f"seat {seat} sees {visible & others}"
+            assert view.revealed is None
+    room = view_of(game)
+    if hand is not None:
+        hidden = {t for s in range(game.players) for t in hand.hand(s)}
+        assert not tiles_in(room) & hidden
+        assert room.legal_moves == ()
+
+
+def random_wrong_move(game: Game, rng: random.Random) -> Move:
+    top = game.rules.set
+    tile = TILES[rng.randrange(len(TILES[: (top + 2) * (top + 3) // 2]))]
+    on_choices = [None, *game.logs[-1].state.hand(0), *(p.tile for p in game.hand.placements)]
+    action = rng.choice([Action.PLAY, Action.PLAY, Action.PASS, Action.DRAW, Action.END])
+    if action is not Action.PLAY:
+        return Move(rng.randrange(game.players + 1), action)
+    return Move(
+        rng.choice([game.to_move, game.to_move, rng.randrange(game.players)]),
+        action,
+        tile,
+        rng.choice(on_choices),
+        rng.choice([None, None, Side.HALF, Side.FLANK]),
+        rng.choice([None] * 6 + [1, -1]),
+    )
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_ids(c) for c in CASES])
+@given(seed=seeds)
+def test_random_hands_keep_every_invariant(
+    case: tuple[str, int, dict[str, Any]], seed: int
+) -> None:
+    preset, players, options = case
+    rng = random.Random(seed)
+    game = new_game(preset, players, options)
+    for _ in range(2):
+        if game.over:
+            break
+        game.start_hand(seed=rng.randrange(1 << 40))
+        while game.hand is not None:
+            check_accounting(game)
+            check_views(game)
+            legal = game.legal_moves()
+            assert legal, "a hand in progress always has a move"
+            assert len(set(legal)) == len(legal), "legal moves are distinct"
+            wrong = random_wrong_move(game, rng)
+            if wrong not in legal:
+                before = (summary(game), export(game), game.to_move)
+                with pytest.raises(DominoError):
+                    game.apply(wrong)
+                assert (summary(game), export(game), game.to_move) == before
+            game.apply(rng.choice(legal))
+        check_views(game)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_ids(c) for c in CASES])
+@given(seed=seeds)
+def test_scores_add_up_and_records_round_trip(
+    case: tuple[str, int, dict[str, Any]], seed: int
+) -> None:
+    preset, players, options = case
+    rng = random.Random(seed)
+    game = new_game(preset, players, options)
+    hands = 0
+    while not game.over and hands < 40:
+        play_random_hand(game, rng)
+        hands += 1
+        results = [log.result for log in game.logs]
+        sums = [sum(r.points[s] for r in results) for s in range(len(game.scores))]
+        assert sums == game.scores
+        result = results[-1]
+        if game.rules.divisor:
+            assert list(result.points) == [
+                scored - pips
+                for scored, pips in zip(game.logs[-1].state.scored, result.pips, strict=True)
+            ]
+        elif result.winner is not None and not game.rules.blocked_both_score:
+            assert sum(1 for p in result.points if p) <= max(1, len(game.scores) - 1)
+        assert all(p >= 0 for p in result.points) or game.rules.divisor
+    record = export(game, [f"P{i}" for i in range(players)])
+    again = load(record)
+    assert export(again, record["players"]) == record
+    assert summary(again) == summary(game)
+    assert again.outcome == game.outcome
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_ids(c) for c in CASES])
+@given(seed=seeds, stop=st.integers(min_value=0, max_value=200))
+def test_a_record_of_a_game_in_progress_replays_to_the_same_state(
+    case: tuple[str, int, dict[str, Any]], seed: int, stop: int
+) -> None:
+    preset, players, options = case
+    rng = random.Random(seed)
+    game = new_game(preset, players, options)
+    game.start_hand(seed=rng.randrange(1 << 40))
+    for _ in range(stop):
+        if game.hand is None:
+            break
+        game.apply(rng.choice(game.legal_moves()))
+    again = load(export(game))
+    assert summary(again) == summary(game)
+    if game.hand is not None:
+        assert again.hand is not None
+        assert again.hand.hands == game.hand.hands
+        assert again.legal_moves() == game.legal_moves()
+        assert tiles_of(again.hand.fitting_mask()) == tiles_of(game.hand.fitting_mask())
