@@ -44,7 +44,7 @@ PlayHand = Callable[[], None]
 
 
 class Ours:
-    """Our engine: seeded deals, random legal moves by index, the unchecked ``push``."""
+    """Our engine: seeded deals, uniformly random legal moves, the unchecked ``push``."""
 
     def __init__(self, preset: str, players: int, seed: int = 0) -> None:
         self.rules = Rules.from_preset(preset)
@@ -58,13 +58,13 @@ class Ours:
             self.game = Game(self.rules, self.players)
         game = self.game
         self.deals += 1
-        game.start_hand(seed=self.deals)
-        randrange = self.rng.randrange
-        # push() scores the hand itself when it ends: its log gets a result.
-        log = game.logs[-1]
-        while log.result is None:
-            moves = game.legal_moves()
-            game.push(moves[randrange(len(moves))])
+        # The hand's own legal_moves/push are the fast path search uses; the hand tells
+        # its game when it ends, so the game still scores it.
+        hand = game.start_hand(seed=self.deals)
+        legal, push, rand = hand.legal_moves, hand.push, self.rng.random
+        while hand.ended is None:
+            moves = legal()
+            push(moves[int(rand() * len(moves))])
 
 
 def dominoes_package(seed: int = 0) -> PlayHand | str:

@@ -52,10 +52,12 @@ def _fit_moves(key: int, seat: int, fit: int, on: int, kind: int) -> list[Move]:
         _FIT_MOVES.clear()
     row = [play_move(seat, t, on, kind) for t in tiles_of(fit)]
     _FIT_MOVES[key] = row
-    return row
+    return list(row)
 
 
 MAX_SEATS = 8
+# OPENING_MOVES[seat][tile]: an opening can be any subset of a hand, too many to cache.
+OPENING_MOVES = [[play_move(seat, t, -1, END) for t in range(len(TILES))] for seat in range(8)]
 PASS_MOVES = [Move(seat, _PASS) for seat in range(MAX_SEATS)]
 DRAW_MOVES = [Move(seat, _DRAW) for seat in range(MAX_SEATS)]
 
@@ -186,7 +188,8 @@ class LineHand:
             return []
         seat = self.to_move
         if not self.placed:
-            return [play_move(seat, t, -1, END) for t in tiles_of(self._opening)]
+            opens = OPENING_MOVES[seat]
+            return [opens[t] for t in tiles_of(self._opening)]
         hand = self.hands[seat] if self._drawn < 0 else 1 << self._drawn
         if not hand & self._fits:
             if not self._draws or self._drawn >= 0 or self._bone_at >= len(self.boneyard):
@@ -223,25 +226,28 @@ class LineHand:
         action = move.action
         if action is _PLAY:
             tile: int = move.tile  # type: ignore[assignment]
-            self.hands[seat] ^= 1 << tile
+            hands = self.hands
+            hands[seat] ^= 1 << tile
             on = move.on
-            if on is None or self._crosswise:
-                self._place(tile, on, move.side)
-            else:
+            self._drawn = -1
+            self.closer = seat
+            if on is not None and not self._crosswise:
                 # The plain line, inlined because it is most of every simulation: the
                 # tile replaces the open end it was laid against.
-                hi, lo = HI[tile], LO[tile]
+                hi = HI[tile]
+                lo = LO[tile]
                 sides = self.sides
-                first = sides[0]
-                i = 0 if first[1] == on and (first[0] == hi or first[0] == lo) else 1
-                number = sides[i][0]
-                sides[i] = (lo if number == hi else hi, tile, END)
-                self.placed.append((tile, on, END, number))
-                self._targets = [sides[0], sides[1]]
+                end = sides[0]
+                if end[1] != on or (end[0] != hi and end[0] != lo):
+                    end = sides[1]
+                    i = 1
+                else:
+                    i = 0
+                number = end[0]
+                sides[i] = (lo if number == hi else hi, tile, 0)
+                self.placed.append((tile, on, 0, number))
+                self._targets = sides  # two ends on two different tiles: nothing to merge
                 fits = self._fits = NUMBER_MASK[sides[0][0]] | NUMBER_MASK[sides[1][0]]
-                hands = self.hands
-                self._drawn = -1
-                self.closer = seat
                 if not hands[seat]:
                     self._end("domino")
                     return
@@ -253,13 +259,12 @@ class LineHand:
                         return
                 self._end("blocked")
                 return
-            self._drawn = -1
-            self.closer = seat
+            self._place(tile, on, move.side)
             if self._divisor:
                 count = self.count
                 if count and count % self._divisor == 0:
                     self.scored[seat] += count // self._divisor
-            if not self.hands[seat]:
+            if not hands[seat]:
                 self._end("domino")
                 return
         elif action is _DRAW:
@@ -340,6 +345,8 @@ class LineHand:
         other.hands = list(self.hands)
         other.on_end = None  # a copy is a private what-if: it never scores the real game
         other.sides = list(self.sides)
+        if self._targets is self.sides:
+            other._targets = other.sides
         other.placed = list(self.placed)
         other.moves = list(self.moves)
         other.scored = list(self.scored)
