@@ -15,6 +15,7 @@ judged wrong there, the case keeps the reference's numbers and gets ``known_bug`
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import sys
@@ -1123,7 +1124,7 @@ def block() -> Iterable[Case]:
     g = one_hand("block", 2, ended("domino"), open_with(not_double))
     o = last(g).opener
     rec = record_of(g)
-    top = max((t for h in last(g).deal for t in h if t.is_double))
+    top = max(t for h in last(g).deal for t in h if t.is_double)
     yield case(
         "block_opener_highest_double_any_tile",
         f"Block: seat {o} holds the highest double dealt ({top}) and opens, with a tile that "
@@ -1253,7 +1254,7 @@ def moves_of(g: Game, hand: int = -1) -> list[str]:
 
 def find_pair(moves: list[str], first: str, then: Callable[[str, str], bool]) -> int | None:
     """Index of a move ending in ``first`` whose next move satisfies ``then(seat, move)``."""
-    for i, (a, b) in enumerate(zip(moves, moves[1:], strict=False)):
+    for i, (a, b) in enumerate(itertools.pairwise(moves)):
         seat = a.split(":")[0]
         if a.endswith(f": {first}") and then(seat, b):
             return i

@@ -177,11 +177,12 @@ class Table:
             self.sides = [Side(t[0], t, "end"), Side(t[1], t, "end")]
 
     def play(self, t: Tile, on: Tile, kind: str) -> None:
-        for i, s in enumerate(self.sides):
-            if s.tile == on and s.kind == kind and s.number in t:
-                break
-        else:
+        where = [
+            i for i, s in enumerate(self.sides) if s.tile == on and s.kind == kind and s.number in t
+        ]
+        if not where:
             raise AssertionError(f"reference: {text(t)} has no {kind} on {text(on)}")
+        i = where[0]
         n = self.sides[i].number
         if self.crosswise and t[0] == t[1]:
             # attached by a flank: covers the end, shows two halves and a free flank
