@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.deal import (
     Deal,
@@ -24,8 +25,9 @@ from engine.line import LineHand
 from engine.moves import Action, Move
 from engine.outcome import HandResult, Outcome
 from engine.rules import Rules
-from engine.scoring import score_hand, side_of, side_pips, sides, void_result
-from engine.tiles import BIT, DOUBLES_MASK, Tile, highest, set_mask, set_tiles, tiles_of
+from engine.scoring import score_hand, score_round, side_of, side_pips, sides, void_result
+from engine.tiles import BIT, DOUBLES_MASK, Tile, double, highest, set_mask, set_tiles, tiles_of
+from engine.train import TrainHand
 
 MAX_REDEALS = 10_000
 
@@ -39,10 +41,11 @@ class HandLog:
     boneyard: list[Tile]
     opener: int
     opener_is_choice: bool
-    state: LineHand
+    state: LineHand | TrainHand
     redeals: int = 0
     time_up_at: int | None = None
     result: HandResult | None = None
+    engine: Tile | None = None  # Mexican Train: the engine double set out on the table
 
 
 @dataclass
@@ -80,7 +83,7 @@ class Game:
     # ----- reading -------------------------------------------------------------------
 
     @property
-    def hand(self) -> LineHand | None:
+    def hand(self) -> LineHand | TrainHand | None:
         """The hand in progress, if any."""
         if self.logs and self.logs[-1].result is None:
             return self.logs[-1].state
@@ -133,11 +136,13 @@ class Game:
         deal: list[list[Tile]] | None = None,
         boneyard: list[Tile] | None = None,
         opener: int | None = None,
-    ) -> LineHand:
-        """Deal the next hand from a seed or an explicit deal.
+        engine: Tile | None = None,
+    ) -> Any:
+        """Deal the next hand (a round in Mexican Train) from a seed or an explicit deal.
 
         ``opener`` names the seat that opens where the rules leave it to chance or to a
-        choice; elsewhere it must be the seat the rules name.
+        choice; elsewhere it must be the seat the rules name. ``engine`` (Mexican Train,
+        engine on the table) must be the round's engine double when given.
         """
         if self.outcome is not None:
             raise GameOver("the game is over")
@@ -147,6 +152,10 @@ class Game:
             raise RecordError("a hand needs either a seed or an explicit deal")
         if opener is not None and not 0 <= opener < self.players:
             raise RecordError(f"opener {opener} is not a seat (0 to {self.players - 1})")
+        if self.rules.family == "train":
+            return self._start_round(seed, deal, boneyard, opener, engine)
+        if engine is not None:
+            raise RecordError("only Mexican Train sets out an engine")
         plan = self._plan_opener()
         shuffler = Shuffler(seed) if seed is not None else None
         if plan.mode == "draw":
@@ -189,6 +198,50 @@ class Game:
                 opener_is_choice=plan.allowed is not None,
                 state=state,
                 redeals=redeals,
+            )
+        )
+        return state
+
+    def _start_round(
+        self,
+        seed: int | None,
+        deal: list[list[Tile]] | None,
+        boneyard: list[Tile] | None,
+        opener: int | None,
+        engine: Tile | None,
+    ) -> TrainHand:
+        rules = self.rules
+        index = len(self.logs)
+        expected = double(rules.set - index % (rules.set + 1))
+        if engine is not None and engine != expected:
+            raise RecordError(f"round {index + 1} is played with engine {expected}, not {engine}")
+        on_table = rules.engine_from == "table"
+        if engine is not None and not on_table:
+            raise RecordError("with engine_from = holder the engine is found in a hand")
+        tiles = [t for t in self._tiles if t != expected] if on_table else self._tiles
+        if seed is not None:
+            dealt = Shuffler(seed).deal(tiles, self.players, self._hand_size, True)
+        else:
+            assert deal is not None
+            dealt = self._checked_deal(deal, boneyard or [], expected if on_table else None)
+        masks = [sum(map(BIT.__getitem__, h)) for h in dealt.hands]
+        first = index % self.players  # the first player rotates round by round
+        if not on_table:
+            holder = next((s for s, m in enumerate(masks) if m >> expected & 1), None)
+            first = first if holder is None else holder
+        if opener is not None and opener != first:
+            raise RecordError(f"seat {opener} may not open this round; seat {first} does")
+        state = TrainHand(rules, masks, dealt.boneyard, first, expected, on_table)
+        state.on_end = self._finish_hand
+        self.logs.append(
+            HandLog(
+                seed=seed,
+                deal=dealt.hands,
+                boneyard=dealt.boneyard,
+                opener=first,
+                opener_is_choice=False,
+                state=state,
+                engine=expected if on_table else None,
             )
         )
         return state
@@ -260,12 +313,14 @@ class Game:
             return f"seat {opener} may not open this hand; seats {seats} may"
         return f"seat {opener} may not open this hand; seat {who} opens it"
 
-    def _checked_deal(self, deal: list[list[Tile]], boneyard: list[Tile]) -> Deal:
+    def _checked_deal(
+        self, deal: list[list[Tile]], boneyard: list[Tile], engine: Tile | None = None
+    ) -> Deal:
         rules = self.rules
         size = rules.hand_size_for(self.players)
         if len(deal) != self.players:
             raise RecordError(f"the deal has {len(deal)} hands for {self.players} players")
-        seen = 0
+        seen = 0 if engine is None else 1 << engine
         full = set_mask(rules.set)
         places = [*((f"seat {i}", h) for i, h in enumerate(deal)), ("boneyard", boneyard)]
         for where, tiles in places:
@@ -275,6 +330,8 @@ class Game:
                 if not full >> tile & 1:
                     raise RecordError(f"{tile} ({where}) is not in a double-{rules.set} set")
                 if seen >> tile & 1:
+                    if tile == engine:
+                        raise RecordError(f"{tile} is the engine, set out on the table")
                     raise RecordError(f"{tile} is dealt twice")
                 seen |= 1 << tile
         if rules.has_boneyard and seen != full:
@@ -332,7 +389,10 @@ class Game:
 
     def _finish_hand(self) -> None:
         log = self.logs[-1]
-        result = score_hand(self.rules, log.state, self.scores)
+        if self.rules.family == "train":
+            result = score_round(self.rules, log.state)  # type: ignore[arg-type]
+        else:
+            result = score_hand(self.rules, log.state, self.scores)  # type: ignore[arg-type]
         log.result = result
         for s, p in enumerate(result.points):
             self.scores[s] += p
@@ -346,7 +406,12 @@ class Game:
             self.outcome = Outcome(winner, reason, tuple(scores))  # type: ignore[arg-type]
 
         leader = self._leader()
-        if rules.family == "divisor":
+        if rules.family == "train":
+            rounds = rules.rounds or rules.set + 1
+            played = sum(1 for log in self.logs if log.result is not None)
+            if played >= rounds and leader is not None:
+                finish(leader, "rounds")
+        elif rules.family == "divisor":
             reached = rules.target is not None and max(scores) >= rules.target
             played = sum(1 for log in self.logs if log.result is not None)
             if (reached or (rules.hands and played >= rules.hands)) and leader is not None:

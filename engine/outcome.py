@@ -6,7 +6,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 HandEndKind = Literal["domino", "blocked", "void"]
-GameEndReason = Literal["target", "single_hand", "instant_win", "time", "hands", "tiebreak"]
+GameEndReason = Literal[
+    "target", "single_hand", "instant_win", "time", "hands", "tiebreak", "rounds"
+]
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,8 @@ def export(game: Game, names: Sequence[str] | None = None) -> dict[str, Any]:
             "deal": [[str(t) for t in hand] for hand in log.deal],
             "boneyard": [str(t) for t in log.boneyard],
         }
+        if log.engine is not None:
+            entry["engine"] = str(log.engine)
         if log.opener_is_choice:
             entry["opener"] = log.opener
         if log.time_up_at is not None:
@@ -111,8 +113,13 @@ def _replay_hand(game: Game, index: int, hand: Any) -> None:
         seed = None
     elif seed is None:
         raise RecordError(f"{where}: give a deal or a seed")
+    engine = None
+    if hand.get("engine") is not None:
+        if not isinstance(hand["engine"], str):
+            raise RecordError(f'{where}: engine must be a tile like "12-12"')
+        engine = _tiles([hand["engine"]], f"{where}: engine")[0]
     try:
-        game.start_hand(seed=seed, deal=deal, boneyard=boneyard, opener=opener)
+        game.start_hand(seed=seed, deal=deal, boneyard=boneyard, opener=opener, engine=engine)
     except DominoError as error:
         raise RecordError(f"{where}: {error}") from None
     for i, text in enumerate(moves):

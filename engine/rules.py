@@ -61,6 +61,17 @@ class Rules:
     hands: int | None = None
     time_limit_minutes: int = 0
     time_limit_ends: Literal["finish_hand", "immediately"] = "finish_hand"
+    # Mexican Train.
+    rounds: int | None = None  # None: one round per engine double, N-N down to 0-0
+    engine_from: Literal["table", "holder"] = "table"
+    marker_removed_by: Literal["owner", "anyone", "owner_plays_anywhere"] = "owner"
+    no_marker_when_satisfying: bool = False
+    satisfy_doubles: bool = True
+    satisfy_order: Literal["oldest_first", "newest_first"] = "oldest_first"
+    one_double_per_turn: bool = False
+    first_turn_one_tile: bool = False
+    forked_doubles: bool = False
+    positive_scoring: bool = False
     # Turns.
     auto_pass: bool = True
     turn_timeout: int = 90
@@ -100,6 +111,8 @@ class Rules:
         options = {k: v for k, v in mine.items() if v != theirs[k] and k in OPTION_NAMES}
         if self.tens_scoring:
             options["target"] = self.target  # tens_scoring alone would imply target 40
+        if self.family == "train":
+            options.pop("score_to", None)  # follows positive_scoring
         return options
 
     def with_options(self, **options: Any) -> Rules:
@@ -131,6 +144,9 @@ class Rules:
         values = {**defaults, **options}
         if values.get("tens_scoring") and "target" not in options:
             values["target"] = 40
+        if values.get("family") == "train":
+            # penalty points: lowest total wins; positive scoring: highest wins
+            values["score_to"] = "winner" if values.get("positive_scoring") else "loser"
         rules = replace(Rules(), preset=name, **values)
         _check_consistent(rules)
         return rules
@@ -142,6 +158,14 @@ def default_hand_size(family: str, top: int, players: int) -> int:
         return 7
     if family == "individual":
         return 7 if players == 2 else 6
+    if family == "train":
+        if top == 6:
+            return 5 if players <= 4 else 4 if players <= 6 else 3
+        if top == 9:
+            return 10 if players <= 4 else 8 if players <= 6 else 6
+        if top == 12:
+            return 15 if players <= 4 else 12 if players <= 6 else 11
+        return 15 if players <= 6 else 12
     if family == "divisor":
         if top == 6:
             return 7 if players == 2 else 5
@@ -203,6 +227,31 @@ for _name, _top, _divisor in (("all_fives", 6, 5), ("fido12", 12, 7), ("fido18",
         "hands": 1,
     }
 
+PRESETS["mexican_train"] = {
+    "family": "train",
+    "set": 12,
+    "min_players": 2,
+    "max_players": 8,
+    "redeal_doubles": None,
+    "draw_rule": "until_playable",
+    "blocked_tie": "nobody",
+    "score_to": "loser",
+    "target": None,
+}
+
+_TRAIN_ONLY = (
+    "rounds",
+    "engine_from",
+    "marker_removed_by",
+    "no_marker_when_satisfying",
+    "satisfy_doubles",
+    "satisfy_order",
+    "one_double_per_turn",
+    "first_turn_one_tile",
+    "forked_doubles",
+    "positive_scoring",
+)
+
 # The fields a player or a record may set (the rest are fixed by the preset).
 _FIXED = {"preset", "family", "min_players", "max_players", "crosswise_doubles"}
 OPTION_NAMES = frozenset(f.name for f in fields(Rules)) - _FIXED
@@ -219,6 +268,9 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
     "score_to": ("loser", "winner"),
     "points": ("losers", "all"),
     "time_limit_ends": ("finish_hand", "immediately"),
+    "engine_from": ("table", "holder"),
+    "marker_removed_by": ("owner", "anyone", "owner_plays_anywhere"),
+    "satisfy_order": ("oldest_first", "newest_first"),
 }
 _BOOLS = {
     "opener_plays_double",
@@ -228,6 +280,12 @@ _BOOLS = {
     "winner_subtracts_own",
     "single_hand",
     "auto_pass",
+    "no_marker_when_satisfying",
+    "satisfy_doubles",
+    "one_double_per_turn",
+    "first_turn_one_tile",
+    "forked_doubles",
+    "positive_scoring",
 }
 # name -> (smallest, largest, None allowed)
 _NUMBERS: dict[str, tuple[int, int, bool]] = {
@@ -236,6 +294,7 @@ _NUMBERS: dict[str, tuple[int, int, bool]] = {
     "instant_win_hand_points": (1, 100_000, True),
     "min_opening_score": (0, 100_000, False),
     "hands": (1, 1_000, True),
+    "rounds": (1, 1_000, True),
     "time_limit_minutes": (0, 24 * 60, False),
     "turn_timeout": (15, 24 * 3600, False),
     "max_timeouts": (1, 100, False),
@@ -261,6 +320,13 @@ def _check_option(key: str, value: Any) -> None:
 
 
 def _check_consistent(rules: Rules) -> None:
+    if rules.family == "train":
+        _check_train(rules)
+        return
+    defaults = Rules()
+    for name in _TRAIN_ONLY:
+        if getattr(rules, name) != getattr(defaults, name):
+            raise RulesError(f"the option {name} belongs to Mexican Train")
     if rules.family == "divisor" and rules.divisor is None:
         raise RulesError("divisor games need a divisor")
     if rules.family != "divisor" and rules.divisor is not None:
@@ -277,3 +343,12 @@ def _check_consistent(rules: Rules) -> None:
         raise RulesError("a game needs a target or single_hand")
     if rules.teams and rules.draw_rule != "none":
         raise RulesError("partnership games deal every tile: there is nothing to draw")
+
+
+def _check_train(rules: Rules) -> None:
+    if rules.set not in (6, 9, 12, 15, 18):
+        raise RulesError("Mexican Train is played with double-6, 9, 12, 15 or 18")
+    if rules.divisor is not None or rules.hands is not None:
+        raise RulesError("divisor options do not belong to Mexican Train")
+    if rules.draw_rule != "until_playable":
+        raise RulesError("Mexican Train has its own drawing rule")

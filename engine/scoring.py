@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.line import LineHand
 from engine.outcome import HandResult
 from engine.rules import Rules
+from engine.train import TrainHand
 
 
 def side_of(rules: Rules, seat: int) -> int:
@@ -80,3 +81,24 @@ def score_hand(rules: Rules, hand: LineHand, scores: list[int]) -> HandResult:
 def void_result(hand: LineHand, sides_count: int) -> HandResult:
     """A hand cut short by the game clock (time_limit_ends = immediately)."""
     return HandResult("void", tuple(hand.pips()), None, (0,) * sides_count, hand.closer)
+
+
+def score_round(rules: Rules, hand: TrainHand) -> HandResult:
+    """A Mexican Train round: penalty pips, or with positive_scoring the winners' take."""
+    pips = hand.pips()
+    if hand.ended == "domino":
+        winners = [hand.closer] if hand.closer is not None and not pips[hand.closer] else []
+        winners = winners or [s for s, p in enumerate(pips) if p == 0][:1]
+    else:
+        fewest = min(pips)
+        winners = [s for s, p in enumerate(pips) if p == fewest]
+    winner = winners[0] if len(winners) == 1 else None
+    if not rules.positive_scoring:
+        points = tuple(pips)
+    else:
+        # The player who went out, or who holds fewest pips in a blocked round, scores the
+        # pips of every other hand; tied winners share them (rounded down).
+        losers = sum(p for s, p in enumerate(pips) if s not in winners)
+        share = losers // len(winners)
+        points = tuple(share if s in winners else 0 for s in range(len(pips)))
+    return HandResult(hand.ended or "blocked", tuple(pips), winner, points, hand.closer)

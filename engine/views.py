@@ -11,11 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.game import Game
-from engine.line import OpenSide, Placement
+from engine.line import LineHand, OpenSide, Placement
 from engine.moves import Move
 from engine.outcome import HandResult, Outcome
 from engine.rules import Rules
 from engine.tiles import Tile
+from engine.train import TrainHand, TrainView
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +42,11 @@ class View:
     result: HandResult | None  # of the hand shown
     outcome: Outcome | None
     time_up: bool
+    # Mexican Train
+    engine: Tile | None = None
+    trains: tuple[TrainView, ...] = ()  # each seat's train, then the Mexican train
+    unsatisfied: tuple[tuple[int, Tile], ...] = ()  # (train, double) in duty order
+    first_round: bool = False
 
     @property
     def my_turn(self) -> bool:
@@ -53,6 +59,8 @@ def view_of(game: Game, seat: int | None = None) -> View:
         raise ValueError(f"seat {seat} is not at this table")
     log = game.logs[-1] if game.logs else None
     hand = log.state if log else None
+    train = hand if isinstance(hand, TrainHand) else None
+    line = hand if isinstance(hand, LineHand) else None
     in_play = log is not None and log.result is None
     to_move = hand.to_move if hand is not None and in_play else None
     return View(
@@ -63,8 +71,8 @@ def view_of(game: Game, seat: int | None = None) -> View:
         ply=game.ply,
         hand=tuple(hand.hand(seat)) if hand is not None and seat is not None else (),
         tile_counts=tuple(h.bit_count() for h in hand.hands) if hand else (0,) * game.players,
-        placements=tuple(hand.placements) if hand else (),
-        open_sides=tuple(hand.open_sides()) if hand else (),
+        placements=tuple(line.placements) if line else (),
+        open_sides=tuple(line.open_sides()) if line else (),
         count=hand.count if hand is not None and game.rules.divisor else None,
         scored=tuple(hand.scored) if hand else (0,) * game.players,
         boneyard=hand.boneyard_left if hand else 0,
@@ -79,4 +87,8 @@ def view_of(game: Game, seat: int | None = None) -> View:
         result=log.result if log else None,
         outcome=game.outcome,
         time_up=game.time_up,
+        engine=train.engine if train is not None and train.engine_down else None,
+        trains=tuple(train.trains()) if train is not None else (),
+        unsatisfied=tuple(train.unsatisfied()) if train is not None else (),
+        first_round=train.first_round if train is not None else False,
     )

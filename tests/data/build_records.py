@@ -298,7 +298,9 @@ def main(argv: list[str] | None = None) -> int:
             RECORDS.mkdir(parents=True, exist_ok=True)
             (RECORDS / f"{c.name}.json").write_text(dumps(c.data()) + "\n", encoding="utf-8")
     if not args.check and not args.only:
-        for stale in set(RECORDS.glob("*.json")) - {RECORDS / f"{n}.json" for n in names}:
+        # mexican_*.json belong to build_train_records.py
+        ours = {p for p in RECORDS.glob("*.json") if not p.name.startswith("mexican_")}
+        for stale in ours - {RECORDS / f"{n}.json" for n in names}:
             print(f"removing {stale.name}")
             stale.unlink()
     bugs = sum(1 for c in cases if c.known_bug)

@@ -31,6 +31,18 @@ CONFIGS: list[tuple[str, tuple[int, ...], dict[str, Any]]] = [
     ("fido18", (2, 5, 8), {}),
     ("fido18", (4,), {"set": 21, "divisor": 3}),
     ("all_fives", (3,), {"set": 9, "divisor": 7}),
+    ("mexican_train", (2, 3, 4, 5, 6, 7, 8), {}),
+    ("mexican_train", (4,), {"engine_from": "holder", "satisfy_order": "newest_first"}),
+    ("mexican_train", (3, 6), {"forked_doubles": True, "marker_removed_by": "anyone"}),
+    ("mexican_train", (4,), {"first_turn_one_tile": True, "one_double_per_turn": True}),
+    ("mexican_train", (5,), {"satisfy_doubles": False, "positive_scoring": True}),
+    ("mexican_train", (2, 4), {"set": 6, "no_marker_when_satisfying": True}),
+    (
+        "mexican_train",
+        (8,),
+        {"set": 18, "marker_removed_by": "owner_plays_anywhere", "rounds": 2},
+    ),
+    ("mexican_train", (3,), {"set": 9, "rounds": 3}),
 ]
 
 CASES = [(preset, n, options) for preset, counts, options in CONFIGS for n in counts]

@@ -12,9 +12,11 @@ from hypothesis import strategies as st
 
 from engine.errors import DominoError
 from engine.game import Game
-from engine.moves import Action, Move, Side
+from engine.line import LineHand
+from engine.moves import MEXICAN, Action, Move, Side
 from engine.record import export, load, summary
-from engine.tiles import TILES, Tile, set_mask, tiles_of
+from engine.tiles import TILES, Tile, set_mask
+from engine.train import TrainHand
 from engine.views import view_of
 from tests.engine.playouts import CASES, new_game, play_random_hand
 
@@ -42,13 +44,21 @@ def tiles_in(value: Any) -> set[Tile]:
     return found
 
 
+def table_mask(game: Game) -> int:
+    hand = game.logs[-1].state
+    if isinstance(hand, TrainHand):
+        laid = sum(1 << t for train in hand.laid for t in train)
+        return laid | (1 << hand.engine if hand.engine_down else 0)
+    return sum(1 << p[0] for p in hand.placed)
+
+
 def check_accounting(game: Game) -> None:
     """Every dealt tile is in exactly one place: a hand, the table or the boneyard."""
     log = game.logs[-1]
     hand = log.state
-    dealt = sum(len(h) for h in log.deal) + len(log.boneyard)
+    dealt = sum(len(h) for h in log.deal) + len(log.boneyard) + (log.engine is not None)
     seen = 0
-    places = [*hand.hands, sum(1 << p[0] for p in hand.placed)]
+    places = [*hand.hands, table_mask(game)]
     undrawn = hand.boneyard[len(hand.boneyard) - hand.boneyard_left :]
     places.append(sum(1 << t for t in undrawn))
     count = 0
@@ -60,9 +70,14 @@ def check_accounting(game: Game) -> None:
     assert seen & ~set_mask(game.rules.set) == 0
 
 
-def check_views(game: Game) -> None:
+def check_views(game: Game, step: int | None = None) -> None:
+    """No view shows a tile of another hand while the hand is played. ``step`` picks two
+    seats (the one to move and one that rotates) instead of all of them."""
     hand = game.hand
-    for seat in range(game.players):
+    seats = range(game.players)
+    if step is not None and game.to_move is not None:
+        seats = sorted({game.to_move, step % game.players})
+    for seat in seats:
         view = view_of(game, seat)
         visible = tiles_in(view)
         assert tuple(hand.hand(seat) if hand else view.hand) == view.hand
@@ -80,7 +95,10 @@ def check_views(game: Game) -> None:
 def random_wrong_move(game: Game, rng: random.Random) -> Move:
     top = game.rules.set
     tile = TILES[rng.randrange(len(TILES[: (top + 2) * (top + 3) // 2]))]
-    on_choices = [None, *game.logs[-1].state.hand(0), *(p.tile for p in game.hand.placements)]
+    hand = game.logs[-1].state
+    on_choices = [None, *hand.hand(0), *TILES[:3]]
+    if isinstance(hand, LineHand):
+        on_choices += [p.tile for p in hand.placements]
     action = rng.choice([Action.PLAY, Action.PLAY, Action.PASS, Action.DRAW, Action.END])
     if action is not Action.PLAY:
         return Move(rng.randrange(game.players + 1), action)
@@ -90,16 +108,23 @@ def random_wrong_move(game: Game, rng: random.Random) -> Move:
         tile,
         rng.choice(on_choices),
         rng.choice([None, None, Side.HALF, Side.FLANK]),
-        rng.choice([None] * 6 + [1, -1]),
+        rng.choice([None] * 6 + [0, 1, -1, game.players])
+        if isinstance(hand, LineHand)
+        else rng.choice([None, MEXICAN, *range(game.players + 1)]),
     )
 
 
 def fingerprint(game: Game) -> tuple[Any, ...]:
     """Everything a refused move could have changed, cheaper than a whole export."""
     hand = game.logs[-1].state
+    table = (
+        (tuple(map(tuple, hand.ends)), hand.marked)
+        if isinstance(hand, TrainHand)
+        else tuple(hand.sides)
+    )
     return (
         tuple(hand.hands),
-        tuple(hand.sides),
+        table,
         tuple(hand.moves),
         hand.to_move,
         hand.boneyard_left,
@@ -120,9 +145,11 @@ def test_random_hands_keep_every_invariant(
     rng = random.Random(seed)
     game = new_game(preset, players, options)
     game.start_hand(seed=rng.randrange(1 << 40))
+    step = 0
     while game.hand is not None:
+        step += 1
         check_accounting(game)
-        check_views(game)
+        check_views(game, step)
         legal = game.legal_moves()
         assert legal, "a hand in progress always has a move"
         assert len(set(legal)) == len(legal), "legal moves are distinct"
@@ -134,6 +161,29 @@ def test_random_hands_keep_every_invariant(
             assert fingerprint(game) == before
         game.apply(rng.choice(legal))
     check_views(game)
+    if isinstance(game.logs[-1].state, TrainHand):
+        check_one_tile_per_turn(game.logs[-1].state)
+
+
+def check_one_tile_per_turn(hand: TrainHand) -> None:
+    """Outside first turns a seat lays one tile a turn, plus one after each double."""
+    runs: list[list[Move]] = []
+    for move in hand.moves:
+        if runs and runs[-1][0].seat == move.seat and runs[-1][-1].action is not Action.END:
+            runs[-1].append(move)
+        else:
+            runs.append([move])
+    # The first turns are the n runs from the one that sets out the engine (or the start).
+    first = next(
+        (i for i, run in enumerate(runs) if any(m.is_play and m.train is None for m in run)), 0
+    )
+    skip = set() if hand.rules.first_turn_one_tile else set(range(first, first + hand.players))
+    for i, run in enumerate(runs):
+        if i in skip:
+            continue
+        plays = [m for m in run if m.is_play and m.train is not None]
+        for before in plays[:-1]:
+            assert before.tile is not None and before.tile.is_double, f"two tiles in {run}"
 
 
 @pytest.mark.parametrize("case", CASES, ids=[_ids(c) for c in CASES])
@@ -158,6 +208,11 @@ def test_scores_add_up_and_records_round_trip(
                 scored - pips
                 for scored, pips in zip(game.logs[-1].state.scored, result.pips, strict=True)
             ]
+        elif game.rules.family == "train":
+            if game.rules.positive_scoring:
+                assert sum(result.points) <= sum(result.pips)
+            else:
+                assert result.points == result.pips  # everyone writes their own pips
         elif result.winner is not None and not game.rules.blocked_both_score:
             assert sum(1 for p in result.points if p) <= max(1, len(game.scores) - 1)
         assert all(p >= 0 for p in result.points) or game.rules.divisor
@@ -188,4 +243,4 @@ def test_a_record_of_a_game_in_progress_replays_to_the_same_state(
         assert again.hand is not None
         assert again.hand.hands == game.hand.hands
         assert again.legal_moves() == game.legal_moves()
-        assert tiles_of(again.hand.fitting_mask()) == tiles_of(game.hand.fitting_mask())
+        assert fingerprint(again) == fingerprint(game)
