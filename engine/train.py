@@ -50,6 +50,8 @@ def _row(seat: int, fit: int, train: int) -> list[Move]:
     return row
 
 
+_ALLOWED: dict[int, list[int]] = {}  # (players, seat, markers) -> trains open to the seat
+
 _SIMPLE = {
     (seat, action): Move(seat, action) for seat in range(8) for action in (_PASS, _DRAW, _END)
 }
@@ -71,8 +73,10 @@ class TrainHand:
     __slots__ = (
         "_bone_at",
         "_drawn",
+        "_due",
         "_first_left",
         "_forked",
+        "_open_doubles",
         "_owe",
         "_started",
         "_turn_duty",
@@ -133,6 +137,8 @@ class TrainHand:
         self._owe = -1  # train of the double that obliges one more tile, or -1
         self._drawn = -1
         self._forked: set[int] = set()  # doubles laid forked: their free side is always due
+        self._open_doubles: dict[int, int] = {}  # double -> open ends showing it
+        self._due: tuple[int, int] | None = None  # the duty of this turn, fixed at its start
 
     # ----- reading -------------------------------------------------------------------
 
@@ -196,7 +202,9 @@ class TrainHand:
         not due yet: a player's extra tile after a double may go anywhere.
         """
         rules = self.rules
-        if self._first_left or (not rules.satisfy_doubles and not self._forked):
+        if not self._open_doubles or self._first_left:
+            return None
+        if not rules.satisfy_doubles and not self._forked:
             return None
         best: tuple[int, int, int] | None = None
         newest = rules.satisfy_order == "newest_first"
@@ -215,12 +223,17 @@ class TrainHand:
         return None if best is None else (best[1], best[2])
 
     def _allowed(self, seat: int) -> list[int]:
-        """Trains the seat may play on now."""
+        """Trains the seat may play on now (never mutate: lists are shared)."""
         if self._first_left and not self.rules.first_turn_one_tile:
             return [seat]
-        n = self.players
-        marked = self.marked
-        return [t for t in range(n) if t == seat or marked >> t & 1] + [n]
+        key = (self.players * 8 + seat) * 256 + self.marked
+        trains = _ALLOWED.get(key)
+        if trains is None:
+            n = self.players
+            marked = self.marked
+            trains = [t for t in range(n) if t == seat or marked >> t & 1] + [n]
+            _ALLOWED[key] = trains
+        return trains
 
     def legal_moves(self) -> list[Move]:
         """Every legal move of the seat to play. Empty once the round ended."""
@@ -253,34 +266,39 @@ class TrainHand:
         return self._bone_at < len(self.boneyard)
 
     def _plays(self, seat: int, hand: int) -> list[Move]:
-        duty = self._duty() if self._turn_tiles == 0 else None
+        duty = self._due if self._turn_tiles == 0 else None
         if duty is not None:
             train, i = duty
             fit = hand & NUMBER_MASK[self.ends[train][i][0]]
             return list(_row(seat, fit, self._name(train))) if fit else []
-        if self._owe >= 0 and self.rules.forked_doubles:
-            trains = [self._owe]  # the extra tile goes on the forked double itself
-        else:
-            trains = self._allowed(seat)
-        if self._owe >= 0 and self.rules.one_double_per_turn:
-            hand &= ~_DOUBLES_OF_SET
+        owe_fork = False
+        if self._owe >= 0:
+            if self.rules.one_double_per_turn:
+                hand &= ~_DOUBLES_OF_SET
+            owe_fork = self.rules.forked_doubles
+        # the extra tile after a forked double goes on that double
+        trains = [self._owe] if owe_fork else self._allowed(seat)
         moves: list[Move] = []
-        owe_fork = self._owe >= 0 and self.rules.forked_doubles
+        all_ends = self.ends
+        n = self.players
         for train in trains:
-            ends = self.ends[train]
+            ends = all_ends[train]
+            if len(ends) == 1 and not owe_fork:
+                fit = hand & NUMBER_MASK[ends[0][0]]
+                if fit:
+                    moves += _row(seat, fit, MEXICAN if train == n else train)
+                continue
             if owe_fork:
                 fit = 0
                 for number, tile in ends:
                     if tile >= 0 and HI[tile] == LO[tile] and self.stamps[tile] >= self._turn_start:
                         fit |= hand & NUMBER_MASK[number]
-            elif len(ends) == 1:
-                fit = hand & NUMBER_MASK[ends[0][0]]
             else:
                 fit = 0
                 for number, _ in ends:
                     fit |= hand & NUMBER_MASK[number]
             if fit:
-                moves += _row(seat, fit, self._name(train))
+                moves += _row(seat, fit, MEXICAN if train == n else train)
         return moves
 
     # ----- changing ------------------------------------------------------------------
@@ -336,7 +354,7 @@ class TrainHand:
         rules = self.rules
         ends = self.ends[train]
         hi, lo = HI[tile], LO[tile]
-        duty = self._duty() if self._turn_tiles == 0 else None
+        duty = self._due if self._turn_tiles == 0 else None
         if duty is not None:
             i = duty[1]  # the tile that satisfies a double goes on that double
         elif self._owe >= 0 and rules.forked_doubles:
@@ -348,15 +366,25 @@ class TrainHand:
                 and number in (hi, lo)
                 and self.stamps[at] >= self._turn_start
             )
+        elif len(ends) == 1:
+            i = 0
         else:
             i = next(j for j, (number, _) in enumerate(ends) if number in (hi, lo))
-        number = ends[i][0]
+        number, covered = ends[i]
+        if covered >= 0 and HI[covered] == LO[covered]:
+            left = self._open_doubles[covered] - 1
+            if left:
+                self._open_doubles[covered] = left
+            else:
+                del self._open_doubles[covered]
         if hi == lo:
             self.stamps[tile] = len(self.moves) - 1
             ends[i] = (number, tile)
+            self._open_doubles[tile] = 1
             if rules.forked_doubles and not self._first_left:
                 ends.insert(i + 1, (number, tile))
                 self._forked.add(tile)
+                self._open_doubles[tile] = 2
         else:
             ends[i] = (lo if number == hi else hi, tile)
         self.laid[train].append(TILES[tile])
@@ -407,7 +435,8 @@ class TrainHand:
                 return
         if not self.engine_down:
             return
-        self._turn_duty = self._duty() is not None
+        self._due = self._duty()
+        self._turn_duty = self._due is not None
         if not self._first_left:
             self._check_blocked()
 
@@ -443,6 +472,7 @@ class TrainHand:
         other.laid = [list(t) for t in self.laid]
         other.stamps = dict(self.stamps)
         other._forked = set(self._forked)
+        other._open_doubles = dict(self._open_doubles)
         other.moves = list(self.moves)
         other.on_end = None
         return other
@@ -467,7 +497,7 @@ class TrainHand:
                 return f"there is no train {move.train}; you can: {options}"
             if self._drawn >= 0 and tile != self._drawn:
                 return f"after drawing you may only play the tile you drew: {options}"
-            duty = self._duty() if self._turn_tiles == 0 else None
+            duty = self._due if self._turn_tiles == 0 else None
             if duty is not None:
                 train, i = duty
                 return (
