@@ -52,6 +52,7 @@ class Ours:
         self.rng = random.Random(seed)
         self.game = Game(self.rules, players)
         self.deals = 0
+        self.moves = 0  # over every hand played, for the cost of one move
 
     def __call__(self) -> None:
         if self.game.over:
@@ -65,6 +66,11 @@ class Ours:
         while hand.ended is None:
             moves = legal()
             push(moves[int(rand() * len(moves))])
+        self.moves += len(hand.moves)
+
+    @property
+    def moves_per_hand(self) -> float:
+        return self.moves / self.deals if self.deals else 0.0
 
 
 def dominoes_package(seed: int = 0) -> PlayHand | str:
@@ -159,18 +165,24 @@ def build_rows() -> list[Row]:
         Row("open_spiel", "OpenSpiel python_team_dominoes", "hands/s", None),
         Row("ours_draw", "ours, draw, 4 players", "hands/s", Ours("draw", 4)),
         Row("ours_fido18", "ours, fido18, 4 players", "hands/s", Ours("fido18", 4)),
-        # MEXICAN TRAIN: rounds/s with 4 and 8 players go here once the Mexican Train
-        # engine lands (a later issue); until then the rows say so and hold no number.
-        Row("ours_mexican_train_4", "ours, mexican_train, 4 players", "rounds/s", None),
-        Row("ours_mexican_train_8", "ours, mexican_train, 8 players", "rounds/s", None),
+        Row(
+            "ours_mexican_train_4",
+            "ours, mexican_train, 4 players",
+            "rounds/s",
+            Ours("mexican_train", 4),
+        ),
+        Row(
+            "ours_mexican_train_8",
+            "ours, mexican_train, 8 players",
+            "rounds/s",
+            Ours("mexican_train", 8),
+        ),
     ]
     for row, engine in ((rows[1], dominoes_package()), (rows[2], open_spiel())):
         if isinstance(engine, str):
             row.missing = engine
         else:
             row.play = engine
-    for row in rows[5:]:
-        row.missing = "not measured yet (Mexican Train comes with a later issue)"
     return rows
 
 
@@ -216,7 +228,27 @@ def report(rows: list[Row], rounds: int, seconds: float) -> dict[str, Any]:
             for row in rows
         },
         "ratios": ratios(by_key),
+        "per_move": per_move(by_key),
     }
+
+
+def per_move(rows: dict[str, Row]) -> dict[str, Any]:
+    """Microseconds per move at the best rate, and Mexican Train's cost over the line's."""
+    out: dict[str, Any] = {}
+    for key in ("ours_partnership", "ours_mexican_train_4", "ours_mexican_train_8"):
+        row = rows[key]
+        if isinstance(row.play, Ours) and row.best:
+            out[key] = {
+                "moves_per_hand": round(row.play.moves_per_hand, 1),
+                "us_per_move": round(1e6 / (row.best * row.play.moves_per_hand), 2),
+            }
+    line, train = out.get("ours_partnership"), out.get("ours_mexican_train_4")
+    if line and train:
+        ratio = train["us_per_move"] / line["us_per_move"]
+        out["mexican_over_line"] = {"ratio": round(ratio, 2), "goal": 2.0, "met": ratio <= 2.0}
+    rate = rows["ours_mexican_train_4"].best
+    out["mexican_4_rounds"] = {"best": rate, "goal": 1500, "met": bool(rate and rate >= 1500)}
+    return out
 
 
 def table(data: dict[str, Any]) -> str:
@@ -243,6 +275,22 @@ def table(data: dict[str, Any]) -> str:
             shown = f"{r['ratio']:.2f}x"
             verdict = "goal met" if r["met"] else "BELOW GOAL"
         lines.append(f"  vs {key:<12} {shown:>8}  goal >= {r['goal']:g}x  {verdict}")
+    moves = data["per_move"]
+    lines += ["", "cost of one move (deal and scoring included), at the best rate:"]
+    for key in ("ours_partnership", "ours_mexican_train_4", "ours_mexican_train_8"):
+        if key in moves:
+            m = moves[key]
+            lines.append(
+                f"  {key:<22} {m['us_per_move']:>6.2f} us  ({m['moves_per_hand']} moves a hand)"
+            )
+    if "mexican_over_line" in moves:
+        m = moves["mexican_over_line"]
+        verdict = "goal met" if m["met"] else "BELOW GOAL"
+        lines.append(f"  mexican_train / partnership {m['ratio']:.2f}x  goal <= 2x  {verdict}")
+    m = moves["mexican_4_rounds"]
+    verdict = "goal met" if m["met"] else "BELOW GOAL"
+    best = f"{m['best']:.0f}" if m["best"] else "-"
+    lines.append(f"  mexican_train 4 players {best} rounds/s  goal >= 1500  {verdict}")
     return "\n".join(lines)
 
 

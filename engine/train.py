@@ -389,7 +389,8 @@ class TrainHand:
             ends[i] = (lo if number == hi else hi, tile)
         self.laid[train].append(TILES[tile])
         self.closer = seat
-        self._remove_markers(seat, train)
+        if self.marked:
+            self._remove_markers(seat, train)
         self._drawn = -1
         self._turn_tiles += 1
         self._started = True
@@ -435,9 +436,9 @@ class TrainHand:
                 return
         if not self.engine_down:
             return
-        self._due = self._duty()
-        self._turn_duty = self._due is not None
-        if not self._first_left:
+        due = self._due = self._duty() if self._open_doubles and not self._first_left else None
+        self._turn_duty = due is not None
+        if not self._first_left and self._bone_at >= len(self.boneyard):
             self._check_blocked()
 
     def _check_blocked(self, start: int | None = None) -> None:
