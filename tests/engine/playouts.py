@@ -43,6 +43,7 @@ CONFIGS: list[tuple[str, tuple[int, ...], dict[str, Any]]] = [
         {"set": 18, "marker_removed_by": "owner_plays_anywhere", "rounds": 2},
     ),
     ("mexican_train", (3,), {"set": 9, "rounds": 3}),
+    ("mexican_train", (6,), {"set": 15, "rounds": 1, "engine_from": "holder"}),
 ]
 
 CASES = [(preset, n, options) for preset, counts, options in CONFIGS for n in counts]

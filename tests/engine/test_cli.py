@@ -63,3 +63,10 @@ def test_demo_plays_a_whole_game() -> None:
         check=True,
     )
     assert "Hand 1" in run.stdout and "win the game" in run.stdout
+
+
+def test_simulate_mexican_train_with_eight_players(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["simulate", "--preset", "mexican_train", "--players", "8", "--hands", "3"]
+    assert main(args) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert stats["hands"] == 3 and len(stats["points"]) == 8
