@@ -108,11 +108,12 @@ class Game:
         return [] if hand is None else hand.legal_moves()
 
     def forced_move(self) -> Move | None:
-        """The pass or draw the engine makes by itself when the rules leave no choice."""
+        """The pass, draw or end of a first turn (Mexican Train) that the engine makes by
+        itself when the rules leave no choice (option ``auto_pass``)."""
         if not self.rules.auto_pass:
             return None
         moves = self.legal_moves()
-        if len(moves) == 1 and moves[0].action in (Action.PASS, Action.DRAW):
+        if len(moves) == 1 and moves[0].action in (Action.PASS, Action.DRAW, Action.END):
             return moves[0]
         return None
 

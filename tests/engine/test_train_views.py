@@ -47,3 +47,12 @@ def test_mexican_moves_are_named_by_train() -> None:
     game.apply(Move.parse("0: 6-5 on train:0"))
     assert Move.parse("0: 6-5 on mexican").train == MEXICAN
     assert "end" in [m.action_text() for m in game.legal_moves()]
+
+
+def test_an_end_that_is_the_only_move_is_forced() -> None:
+    game = scripted()
+    game.apply(Move.parse("0: 6-5 on train:0"))
+    game.apply(Move.parse("0: 5-4 on train:0"))
+    # seat 0 holds 5-5 and 1-1: nothing fits the 4, so only "end" is left
+    assert [str(m) for m in game.legal_moves()] == ["0: end"]
+    assert str(game.forced_move()) == "0: end"
