@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import struct
+from collections.abc import Callable
 from typing import NamedTuple
 
 from engine.tiles import DOUBLES_MASK, TILES, Tile, highest, set_tiles
+
+_UNPACK: dict[int, Callable[[bytes], tuple[int, ...]]] = {}
 
 
 class Shuffler:
@@ -26,10 +29,11 @@ class Shuffler:
 
     def shuffled(self, tiles: list[Tile]) -> list[Tile]:
         n = len(tiles)
-        text = f"domino:{self.seed}:{self.shuffles}".encode("ascii")
+        text = b"domino:%d:%d" % (self.seed, self.shuffles)
         self.shuffles += 1
-        keys = struct.unpack(f"<{n}Q", hashlib.shake_128(text).digest(8 * n))
-        return [tiles[i] for i in sorted(range(n), key=keys.__getitem__)]
+        unpack = _UNPACK.get(n) or _UNPACK.setdefault(n, struct.Struct(f"<{n}Q").unpack)
+        keys = unpack(hashlib.shake_128(text).digest(8 * n))
+        return list(map(tiles.__getitem__, sorted(range(n), key=keys.__getitem__)))
 
     def deal(self, tiles: list[Tile], players: int, size: int, boneyard: bool) -> Deal:
         """Shuffle and deal: seat i takes the i-th run of ``size`` tiles, the rest is the

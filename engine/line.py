@@ -196,12 +196,13 @@ class LineHand:
                 return [PASS_MOVES[seat]]
             return [DRAW_MOVES[seat]]
         moves: list[Move] = []
-        base = seat * 3
+        base = seat * 768 + 1  # the key of _FIT_MOVES: fit, seat, kind, on
+        get = _FIT_MOVES.get
         for number, on, kind in self._targets:
             fit = hand & NUMBER_MASK[number]
             if fit:
-                key = fit * 8192 + (base + kind) * 256 + on + 1
-                row = _FIT_MOVES.get(key)
+                key = fit * 8192 + base + kind * 256 + on
+                row = get(key)
                 moves += row if row is not None else _fit_moves(key, seat, fit, on, kind)
         return moves
 
