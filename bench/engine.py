@@ -315,7 +315,7 @@ def table(data: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--rounds", type=int, default=5, help="timed rounds per engine")
+    parser.add_argument("--rounds", type=int, default=9, help="timed rounds per engine")
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one round")
     parser.add_argument("--warmup", type=float, default=0.5, help="untimed play per engine")
     args = parser.parse_args(argv)

@@ -400,46 +400,49 @@ class Game:
         self._check_end(result)
 
     def _check_end(self, result: HandResult | None) -> None:
+        """Decide whether the game is over, after a hand (``result``) or when time is up."""
+        end = self._game_end(result)
+        if end is None and self.time_up and self.hand is None:
+            leader = self._leader()
+            end = None if leader is None else (leader, "time")
+        if end is not None:
+            self.outcome = Outcome(end[0], end[1], tuple(self.scores))  # type: ignore[arg-type]
+
+    def _game_end(self, result: HandResult | None) -> tuple[int, str] | None:
+        """(winning side, reason) if the hand just scored ends the game, else None."""
         rules = self.rules
         scores = self.scores
-
-        def finish(winner: int, reason: str) -> None:
-            self.outcome = Outcome(winner, reason, tuple(scores))  # type: ignore[arg-type]
-
-        leader = self._leader()
-        if rules.family == "train":
-            rounds = rules.rounds or rules.set + 1
+        family = rules.family
+        if family == "train" or family == "divisor":
             played = sum(1 for log in self.logs if log.result is not None)
-            if played >= rounds and leader is not None:
-                finish(leader, "rounds")
-        elif rules.family == "divisor":
             reached = rules.target is not None and max(scores) >= rules.target
-            played = sum(1 for log in self.logs if log.result is not None)
-            if (reached or (rules.hands and played >= rules.hands)) and leader is not None:
-                finish(leader, "target" if reached else "hands")
-        elif result is not None and result.winner is not None and self._tiebreak:
-            finish(result.winner, "tiebreak")
-        elif result is not None and result.winner is not None and rules.single_hand:
-            finish(result.winner, "single_hand")
-        elif (
-            result is not None
-            and result.winner is not None
-            and rules.instant_win_hand_points is not None
-            and result.points[result.winner] >= rules.instant_win_hand_points
-        ):
-            finish(result.winner, "instant_win")
-        elif rules.target is not None and not self._tiebreak:
-            reached = [s for s, v in enumerate(scores) if v >= rules.target]
-            if rules.score_to == "winner" and reached and leader is not None:
-                finish(leader, "target")
-            elif rules.score_to == "loser" and len(reached) == 1 and rules.teams:
-                finish(1 - reached[0], "target")
-            elif rules.score_to == "loser" and reached and rules.teams:
-                self._tiebreak = True  # both teams past the target: a deciding hand
-            elif rules.score_to == "loser" and reached and leader is not None:
-                finish(leader, "target")
-        if self.outcome is None and self.time_up and self.hand is None and leader is not None:
-            finish(leader, "time")
+            enough = rules.rounds or rules.set + 1 if family == "train" else rules.hands
+            if reached or (enough and played >= enough):
+                leader = self._leader()
+                if leader is not None:
+                    reason = "target" if reached else "rounds" if family == "train" else "hands"
+                    return leader, reason
+            return None
+        winner = None if result is None else result.winner
+        if winner is not None:
+            if self._tiebreak:
+                return winner, "tiebreak"
+            if rules.single_hand:
+                return winner, "single_hand"
+            instant = rules.instant_win_hand_points
+            if instant is not None and result is not None and result.points[winner] >= instant:
+                return winner, "instant_win"
+        target = rules.target
+        if target is None or self._tiebreak or max(scores) < target:
+            return None
+        reached = [s for s, v in enumerate(scores) if v >= target]
+        if rules.score_to == "loser" and rules.teams:
+            if len(reached) == 1:
+                return 1 - reached[0], "target"
+            self._tiebreak = True  # both teams past the target: a deciding hand
+            return None
+        leader = self._leader()
+        return None if leader is None else (leader, "target")
 
     def _leader(self) -> int | None:
         """The side ahead on the score sheet, or None when tied for the lead."""
