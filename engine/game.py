@@ -189,19 +189,23 @@ class Game:
         if opener is not None and plan.seat is None and opener != seat:
             raise RecordError(self._opener_refusal(plan, opener, seat))
         state = LineHand(self.rules, masks, dealt.boneyard, seat, opening)
+        self._begin(state, seed, dealt, plan.allowed is not None, redeals=redeals)
+        return state
+
+    def _begin(self, state: Any, seed: int | None, dealt: Deal, choice: bool, **more: Any) -> None:
+        """Log a new hand and let it report its end to this game."""
         state.on_end = self._finish_hand
         self.logs.append(
             HandLog(
                 seed=seed,
                 deal=dealt.hands,
                 boneyard=dealt.boneyard,
-                opener=seat,
-                opener_is_choice=plan.allowed is not None,
+                opener=state.opener,
+                opener_is_choice=choice,
                 state=state,
-                redeals=redeals,
+                **more,
             )
         )
-        return state
 
     def _start_round(
         self,
@@ -233,18 +237,7 @@ class Game:
         if opener is not None and opener != first:
             raise RecordError(f"seat {opener} may not open this round; seat {first} does")
         state = TrainHand(rules, masks, dealt.boneyard, first, expected, on_table)
-        state.on_end = self._finish_hand
-        self.logs.append(
-            HandLog(
-                seed=seed,
-                deal=dealt.hands,
-                boneyard=dealt.boneyard,
-                opener=first,
-                opener_is_choice=False,
-                state=state,
-                engine=expected if on_table else None,
-            )
-        )
+        self._begin(state, seed, dealt, False, engine=expected if on_table else None)
         return state
 
     def _plan_opener(self) -> _OpenerPlan:

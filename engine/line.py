@@ -13,10 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.errors import GameOver, IllegalMove, NotYourTurn
+from engine.errors import IllegalMove
+from engine.hand import Hand
 from engine.moves import Action, Move, Side
 from engine.rules import Rules
-from engine.tiles import HI, LO, NUMBER_MASK, TILES, Tile, pips_of, tiles_of
+from engine.tiles import HI, LO, NUMBER_MASK, TILES, Tile, tiles_of
 
 # Kinds of open side. An END or a HALF counts in divisor games; a FLANK is a free long
 # side of a crosswise double that counts nothing until a tile is played on it.
@@ -85,7 +86,7 @@ class OpenSide:
         return self.kind != FLANK
 
 
-class LineHand:
+class LineHand(Hand):
     """A line-game hand from its deal to its end."""
 
     __slots__ = (
@@ -148,14 +149,6 @@ class LineHand:
     # ----- reading -------------------------------------------------------------------
 
     @property
-    def boneyard_left(self) -> int:
-        return len(self.boneyard) - self._bone_at
-
-    @property
-    def over(self) -> bool:
-        return self.ended is not None
-
-    @property
     def count(self) -> int:
         """Sum of the open ends (each open half of a double once)."""
         return sum(s[0] for s in self.sides if s[2] != FLANK)
@@ -170,13 +163,6 @@ class LineHand:
     def open_sides(self) -> list[OpenSide]:
         """The distinct places a tile can go now (the first play of a hand: none)."""
         return [OpenSide(n, TILES[t], k) for n, t, k in self._targets]
-
-    def hand(self, seat: int) -> list[Tile]:
-        return tiles_of(self.hands[seat])
-
-    def pips(self) -> list[int]:
-        """Pips left in each seat's hand."""
-        return [pips_of(h) for h in self.hands]
 
     def fitting_mask(self) -> int:
         """Tiles (of any set) that fit somewhere on the table now."""
@@ -207,18 +193,6 @@ class LineHand:
         return moves
 
     # ----- changing ------------------------------------------------------------------
-
-    def apply(self, move: Move) -> None:
-        """Make ``move`` if it is legal now; otherwise raise and change nothing."""
-        if self.ended is not None:
-            raise GameOver("this hand is over")
-        if move.seat != self.to_move:
-            raise NotYourTurn(f"it is seat {self.to_move}'s turn, not seat {move.seat}'s")
-        legal = self.legal_moves()
-        if move in legal:
-            self.push(move)
-            return
-        raise IllegalMove(self._why_illegal(move, legal))
 
     def push(self, move: Move) -> None:
         """Make a move known to be legal (from :meth:`legal_moves`), without checks."""
@@ -333,11 +307,6 @@ class LineHand:
             if h & fits:
                 return
         self._end("blocked")
-
-    def _end(self, how: HandEnd) -> None:
-        self.ended = how
-        if self.on_end is not None:
-            self.on_end()
 
     def copy(self) -> LineHand:
         other = LineHand.__new__(LineHand)

@@ -17,10 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.errors import GameOver, IllegalMove, NotYourTurn
+from engine.hand import Hand
 from engine.moves import MEXICAN, Action, Move
 from engine.rules import Rules
-from engine.tiles import HI, LO, NUMBER_MASK, TILES, Tile, pips_of, tiles_of
+from engine.tiles import HI, LO, NUMBER_MASK, TILES, Tile, tiles_of
 
 _PLAY, _PASS, _DRAW, _END = Action.PLAY, Action.PASS, Action.DRAW, Action.END
 
@@ -67,8 +67,10 @@ class TrainView:
     marked: bool  # open to everyone (always true of the Mexican train)
 
 
-class TrainHand:
+class TrainHand(Hand):
     """A Mexican Train round from its deal to its end."""
+
+    WORD = "round"
 
     __slots__ = (
         "_bone_at",
@@ -143,14 +145,6 @@ class TrainHand:
     # ----- reading -------------------------------------------------------------------
 
     @property
-    def over(self) -> bool:
-        return self.ended is not None
-
-    @property
-    def boneyard_left(self) -> int:
-        return len(self.boneyard) - self._bone_at
-
-    @property
     def first_round(self) -> bool:
         """Players are still taking the first turns that lay a chain on their own train."""
         return self._first_left > 0
@@ -162,12 +156,6 @@ class TrainHand:
     @property
     def scored(self) -> list[int]:
         return [0] * self.players
-
-    def hand(self, seat: int) -> list[Tile]:
-        return tiles_of(self.hands[seat])
-
-    def pips(self) -> list[int]:
-        return [pips_of(h) for h in self.hands]
 
     def unsatisfied(self) -> list[tuple[int, Tile]]:
         """(train, double) of every double still waiting for its tile, in duty order."""
@@ -302,18 +290,6 @@ class TrainHand:
         return moves
 
     # ----- changing ------------------------------------------------------------------
-
-    def apply(self, move: Move) -> None:
-        """Make ``move`` if it is legal now; otherwise raise and change nothing."""
-        if self.ended is not None:
-            raise GameOver("this round is over")
-        if move.seat != self.to_move:
-            raise NotYourTurn(f"it is seat {self.to_move}'s turn, not seat {move.seat}'s")
-        legal = self.legal_moves()
-        if move in legal:
-            self.push(move)
-            return
-        raise IllegalMove(self._why_illegal(move, legal))
 
     def push(self, move: Move) -> None:
         """Make a move known to be legal (from :meth:`legal_moves`), without checks."""
@@ -458,11 +434,6 @@ class TrainHand:
             if h & fits:
                 return
         self._end("blocked")
-
-    def _end(self, how: RoundEnd) -> None:
-        self.ended = how
-        if self.on_end is not None:
-            self.on_end()
 
     def copy(self) -> TrainHand:
         other = TrainHand.__new__(TrainHand)

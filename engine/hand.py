@@ -1,0 +1,69 @@
+"""What every kind of hand shares: the checked move, the end, the tiles left."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.errors import GameOver, IllegalMove, NotYourTurn
+from engine.moves import Move
+from engine.tiles import Tile, pips_of, tiles_of
+
+
+class Hand:
+    """Base of :class:`~engine.line.LineHand` and :class:`~engine.train.TrainHand`.
+
+    A subclass keeps ``hands`` (bitmasks), ``boneyard`` and ``_bone_at``, ``to_move``,
+    ``ended`` and ``on_end``, and provides ``legal_moves``, ``push`` and ``_why_illegal``.
+    """
+
+    __slots__ = ()
+    WORD = "hand"  # what players call one deal of this game ("round" in Mexican Train)
+
+    hands: list[int]
+    boneyard: list[Tile]
+    _bone_at: int
+    to_move: int
+    ended: Any
+    on_end: Callable[[], None] | None
+
+    def legal_moves(self) -> list[Move]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def push(self, move: Move) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _why_illegal(self, move: Move, legal: list[Move]) -> str:  # pragma: no cover
+        raise NotImplementedError
+
+    @property
+    def over(self) -> bool:
+        return self.ended is not None
+
+    @property
+    def boneyard_left(self) -> int:
+        return len(self.boneyard) - self._bone_at
+
+    def hand(self, seat: int) -> list[Tile]:
+        return tiles_of(self.hands[seat])
+
+    def pips(self) -> list[int]:
+        """Pips left in each seat's hand."""
+        return [pips_of(h) for h in self.hands]
+
+    def apply(self, move: Move) -> None:
+        """Make ``move`` if it is legal now; otherwise raise and change nothing."""
+        if self.ended is not None:
+            raise GameOver(f"this {self.WORD} is over")
+        if move.seat != self.to_move:
+            raise NotYourTurn(f"it is seat {self.to_move}'s turn, not seat {move.seat}'s")
+        legal = self.legal_moves()
+        if move in legal:
+            self.push(move)
+            return
+        raise IllegalMove(self._why_illegal(move, legal))
+
+    def _end(self, how: str) -> None:
+        self.ended = how
+        if self.on_end is not None:
+            self.on_end()
