@@ -67,13 +67,18 @@ def count_after(view: View, move: Move) -> int:
     return count + tile.other(number)
 
 
-STRENGTHS = {"random": RandomPlayer, "greedy": GreedyPlayer}
-
-
 def make_player(name: str, seed: int = 0) -> Player:
-    try:
-        return STRENGTHS[name](seed)
-    except KeyError:
-        raise ValueError(
-            f"unknown computer player '{name}'; choose from {', '.join(STRENGTHS)}"
-        ) from None
+    """A computer player by strength: easy, normal, or the baselines random and greedy."""
+    from engine.ai.easy import EasyPlayer
+    from engine.ai.normal import NormalPlayer
+
+    strengths: dict[str, type] = {
+        "easy": EasyPlayer,
+        "normal": NormalPlayer,
+        "random": RandomPlayer,
+        "greedy": GreedyPlayer,
+    }
+    if name not in strengths:
+        raise ValueError(f"unknown computer player '{name}'; choose from {', '.join(strengths)}")
+    player: Player = strengths[name](seed)
+    return player
