@@ -9,7 +9,7 @@ checked one with precise errors. Views turn the internals into public values.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -122,6 +122,18 @@ class LineHand(Hand):
         opening: int | None = None,
     ) -> None:
         """``hands`` are bitmasks; ``opening`` masks the tiles the opener may open with."""
+        self._setup(rules, hands, boneyard, opener, opening)
+        if not self._opening:
+            raise IllegalMove(f"seat {opener} holds no tile it may open with")
+
+    def _setup(
+        self,
+        rules: Rules,
+        hands: list[int],
+        boneyard: list[Tile],
+        opener: int,
+        opening: int | None,
+    ) -> None:
         self.rules = rules
         self.players = len(hands)
         self.hands = list(hands)
@@ -143,8 +155,32 @@ class LineHand(Hand):
         self._crosswise = rules.crosswise_doubles
         self._divisor = rules.divisor or 0
         self._draws = rules.draw_rule != "none"
-        if not self._opening:
-            raise IllegalMove(f"seat {opener} holds no tile it may open with")
+
+    @classmethod
+    def from_public(
+        cls,
+        rules: Rules,
+        hands: list[int],
+        boneyard: list[Tile],
+        placements: Sequence[Placement],
+        moves: Sequence[Move],
+        to_move: int,
+        opener: int,
+        scored: Sequence[int],
+    ) -> LineHand:
+        """A what-if position for search: the public table rebuilt from its placements,
+        the hidden hands and boneyard as a computer player imagines them."""
+        state = cls.__new__(cls)
+        state._setup(rules, hands, boneyard, opener, None)
+        for placement in placements:
+            side = _LABEL[placement.kind] if placement.on is not None else None
+            state._place(placement.tile, placement.on, side)
+        if placements:
+            state.closer = next((m.seat for m in reversed(moves) if m.action is _PLAY), opener)
+        state.moves = list(moves)
+        state.scored = list(scored)
+        state.to_move = to_move
+        return state
 
     # ----- reading -------------------------------------------------------------------
 

@@ -68,13 +68,15 @@ def count_after(view: View, move: Move) -> int:
 
 
 def make_player(name: str, seed: int = 0) -> Player:
-    """A computer player by strength: easy, normal, or the baselines random and greedy."""
+    """A computer player by strength: easy, normal, hard, or the baselines random and greedy."""
     from engine.ai.easy import EasyPlayer
+    from engine.ai.hard import HardPlayer
     from engine.ai.normal import NormalPlayer
 
     strengths: dict[str, type] = {
         "easy": EasyPlayer,
         "normal": NormalPlayer,
+        "hard": HardPlayer,
         "random": RandomPlayer,
         "greedy": GreedyPlayer,
     }

@@ -102,3 +102,31 @@ def test_normal_beats_easy_on_a_fixed_sample() -> None:
     # A fixed seed: deterministic, and it fails if the strengths ever come out inverted.
     assert paired_hands("partnership", 4, "normal", "easy", 150) > 0.55
     assert paired_hands("draw", 2, "normal", "easy", 150) > 0.55
+
+
+@pytest.mark.parametrize(
+    "preset, players, options",
+    [
+        ("partnership", 4, {}),
+        ("tournament_pr", 4, {}),
+        ("block", 3, {}),
+        ("draw", 2, {"draw_rule": "one_then_pass"}),
+        ("all_fives", 3, {}),
+        ("fido12", 2, {}),
+        ("mexican_train", 3, {}),
+    ],
+)
+def test_hard_plays_only_legal_moves(preset: str, players: int, options: dict[str, Any]) -> None:
+    game = Game(Rules.from_preset(preset, **options), players)
+    seats = [make_player("hard" if s == 0 else "normal", seed=s) for s in range(players)]
+    game.start_hand(seed=players)
+    while game.hand is not None:
+        seat = game.to_move
+        assert seat is not None
+        move = seats[seat].choose(view_of(game, seat))
+        assert move in game.legal_moves()
+        game.apply(move)
+
+
+def test_hard_beats_normal_on_a_fixed_sample() -> None:
+    assert paired_hands("partnership", 4, "hard", "normal", 30) > 0.5
