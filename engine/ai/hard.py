@@ -23,7 +23,11 @@ from engine.scoring import score_hand, side_of
 from engine.tiles import NUMBER_MASK, TILES, set_mask
 from engine.views import View
 
-SAMPLES = 24
+# Samples per decision: more samples, steadier estimates (24 -> 96 -> 160 samples took
+# 55% -> 65% -> 66% of the points against normal on 60 paired partnership deals). Sets
+# above double-9 play long hands, so they get fewer to stay inside the time budget.
+SAMPLES = 160
+SAMPLES_BIG_SETS = 24
 TRIES = 20  # attempts at a sample that respects every known void
 
 
@@ -42,7 +46,7 @@ class HardPlayer:
         knowledge = Knowledge.of(view)
         deadline = None if self.budget is None else time.perf_counter() + self.budget * 0.8
         totals = [0.0] * len(moves)
-        for _ in range(SAMPLES):
+        for _ in range(SAMPLES if view.rules.set <= 9 else SAMPLES_BIG_SETS):
             state = self._sample(view, knowledge)
             for i, move in enumerate(moves):
                 trial = state.copy()

@@ -129,4 +129,4 @@ def test_hard_plays_only_legal_moves(preset: str, players: int, options: dict[st
 
 
 def test_hard_beats_normal_on_a_fixed_sample() -> None:
-    assert paired_hands("partnership", 4, "hard", "normal", 30) > 0.5
+    assert paired_hands("partnership", 4, "hard", "normal", 20) > 0.55
