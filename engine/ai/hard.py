@@ -7,7 +7,7 @@ out to the end of the hand with quick greedy players, and keeps the move whose h
 best for its side (its team in partnership games). The number of samples is fixed, so a
 decision is reproducible from the seed; ``budget`` only cuts a slow decision short.
 
-Mexican Train and the opening move are left to ``normal`` for now.
+Mexican Train, divisor games and the opening move are left to ``normal`` for now.
 """
 
 from __future__ import annotations
@@ -39,7 +39,10 @@ class HardPlayer:
 
     def choose(self, view: View) -> Move:
         moves = view.legal_moves
-        if len(moves) == 1 or view.trains or not view.placements:
+        if len(moves) == 1 or view.trains or view.rules.divisor or not view.placements:
+            # Divisor games: greedy rollouts ignore counts and lose to normal's count
+            # taking (fido12, 60 paired hands: 9.0 against 20.2 points a hand), so normal
+            # plays there until the search beats it.
             return self._normal.choose(view)
         seat = view.seat
         assert seat is not None
