@@ -204,6 +204,20 @@ class LineHand(Hand):
         """Tiles (of any set) that fit somewhere on the table now."""
         return self._fits
 
+    def count_after(self, move: Move) -> int:
+        """The sum of the open ends if ``move`` (a legal play) were made; nothing changes."""
+        tile = move.tile
+        assert tile is not None
+        hi, lo = HI[tile], LO[tile]
+        if move.on is None:
+            return 2 * hi if self._crosswise and hi == lo else hi + lo
+        kind = END if move.side is None else HALF if move.side is Side.HALF else FLANK
+        number = next(n for n, at, k in self.sides if at == move.on and k == kind and n in (hi, lo))
+        count = self.count - (number if kind != FLANK else 0)
+        if self._crosswise and hi == lo:
+            return count + 2 * number
+        return count + (lo if number == hi else hi)
+
     def legal_moves(self) -> list[Move]:
         """Every legal move of the seat to play, in a stable order. Empty once the hand ended."""
         if self.ended is not None:
