@@ -28,13 +28,18 @@ def test_every_computer_move_is_legal(case: tuple[str, int, dict[str, Any]]) -> 
     for _ in range(2):
         if game.over:
             break
-        game.start_hand(seed=rng.randrange(1 << 30))
-        while game.hand is not None:
-            seat = game.to_move
-            assert seat is not None
-            move = seats[seat].choose(view_of(game, seat))
-            assert move in game.legal_moves()
-            game.apply(move)
+        play_checked(game, seats, rng.randrange(1 << 30))
+
+
+def play_checked(game: Game, seats: list[Any], seed: int) -> None:
+    """Deal a hand and let the seats play it, checking each move against legal_moves."""
+    game.start_hand(seed=seed)
+    while game.hand is not None:
+        seat = game.to_move
+        assert seat is not None
+        move = seats[seat].choose(view_of(game, seat))
+        assert move in game.legal_moves()
+        game.apply(move)
 
 
 def reachable(root: object, limit: int = 20_000) -> list[object]:
@@ -119,13 +124,7 @@ def test_normal_beats_easy_on_a_fixed_sample() -> None:
 def test_hard_plays_only_legal_moves(preset: str, players: int, options: dict[str, Any]) -> None:
     game = Game(Rules.from_preset(preset, **options), players)
     seats = [make_player("hard" if s == 0 else "normal", seed=s) for s in range(players)]
-    game.start_hand(seed=players)
-    while game.hand is not None:
-        seat = game.to_move
-        assert seat is not None
-        move = seats[seat].choose(view_of(game, seat))
-        assert move in game.legal_moves()
-        game.apply(move)
+    play_checked(game, seats, players)
 
 
 def test_hard_beats_normal_on_a_fixed_sample() -> None:
