@@ -278,9 +278,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="compare only, write nothing")
     parser.add_argument("only", nargs="*", help="builder names to run (default: all)")
     args = parser.parse_args(argv)
+    # mexican_*.json belong to build_train_records.py
+    return run_cases(
+        BUILDERS, differences, args.check, args.only, lambda p: not p.name.startswith("mexican_")
+    )
+
+
+def run_cases(
+    builders: Iterable[Callable[[], Iterable[Case]]],
+    differences: Callable[[Case], list[str]],
+    check: bool,
+    only: list[str],
+    owns: Callable[[Path], bool],
+) -> int:
+    """Build the cases, compare engine and reference, write the files (unless ``check``)
+    and remove the stale ones this builder ``owns``; 1 if anything differs unexpectedly."""
     cases: list[Case] = []
-    for build in BUILDERS:
-        if args.only and build.__name__ not in args.only:
+    for build in builders:
+        if only and build.__name__ not in only:
             continue
         cases += list(build())
     names = [c.name for c in cases]
@@ -294,12 +309,11 @@ def main(argv: list[str] | None = None) -> int:
         elif not diff and c.known_bug:
             bad += 1
             print(f"KNOWN BUG NOW PASSES {c.name}")
-        if not args.check:
+        if not check:
             RECORDS.mkdir(parents=True, exist_ok=True)
             (RECORDS / f"{c.name}.json").write_text(dumps(c.data()) + "\n", encoding="utf-8")
-    if not args.check and not args.only:
-        # mexican_*.json belong to build_train_records.py
-        ours = {p for p in RECORDS.glob("*.json") if not p.name.startswith("mexican_")}
+    if not check and not only:
+        ours = {p for p in RECORDS.glob("*.json") if owns(p)}
         for stale in ours - {RECORDS / f"{n}.json" for n in names}:
             print(f"removing {stale.name}")
             stale.unlink()

@@ -31,7 +31,7 @@ from engine.record import export, load, summary
 from engine.rules import Rules
 from engine.tiles import Tile
 from tests.data import train_reference as ref
-from tests.data.build_records import Case, dumps
+from tests.data.build_records import Case, run_cases
 
 RECORDS = Path(__file__).parent / "records"
 NAMES = ["Ana", "Beto", "Caro", "Dani", "Eva", "Fede", "Gabi", "Hugo"]
@@ -903,31 +903,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.fuzz:
         return 1 if fuzz(args.fuzz) else 0
-    cases: list[Case] = []
-    for build in BUILDERS:
-        if args.only and build.__name__ not in args.only:
-            continue
-        cases += list(build())
-    names = [c.name for c in cases]
-    assert len(names) == len(set(names)), "two cases share a name"
-    bad = 0
-    for c in cases:
-        diff = differences(c)
-        if diff and not c.known_bug:
-            bad += 1
-            print(f"ENGINE DIFFERS {c.name}:", *diff, sep="\n  ")
-        elif not diff and c.known_bug:
-            bad += 1
-            print(f"KNOWN BUG NOW PASSES {c.name}")
-        if not args.check:
-            (RECORDS / f"{c.name}.json").write_text(dumps(c.data()) + "\n", encoding="utf-8")
-    if not args.check and not args.only:
-        for stale in set(RECORDS.glob("mexican_*.json")) - {RECORDS / f"{n}.json" for n in names}:
-            print(f"removing {stale.name}")
-            stale.unlink()
-    bugs = sum(1 for c in cases if c.known_bug)
-    print(f"{len(cases)} cases ({bugs} known engine bugs), {bad} differing unexpectedly")
-    return 1 if bad else 0
+    return run_cases(
+        BUILDERS, differences, args.check, args.only, lambda p: p.name.startswith("mexican_")
+    )
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-Tile = tuple[int, int]  # (high, low)
+from tests.data.reference import Tile, set_tiles, text, tile, value  # engine-free too
 
 
 class Refused(Exception):
@@ -69,23 +69,6 @@ def config(rules: dict[str, Any]) -> Config:
     assert rules.get("preset") == "mexican_train", "reference: only Mexican Train"
     options = {k: v for k, v in (rules.get("options") or {}).items() if k not in _IGNORED}
     return replace(Config(), **options)
-
-
-def tile(text: str) -> Tile:
-    a, b = (int(x) for x in text.split("-"))
-    return (max(a, b), min(a, b))
-
-
-def text(t: Tile) -> str:
-    return f"{t[0]}-{t[1]}"
-
-
-def value(t: Tile) -> int:
-    return t[0] + t[1]
-
-
-def set_tiles(top: int) -> list[Tile]:
-    return [(hi, lo) for hi in range(top + 1) for lo in range(hi + 1)]
 
 
 def hand_size(cfg: Config, players: int) -> int:
