@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.errors import GameOver, IllegalMove, NotYourTurn
-from engine.moves import Move
+from engine.moves import Action, Move
 from engine.tiles import Tile, pips_of, tiles_of
 
 
@@ -14,11 +14,12 @@ class Hand:
     """Base of :class:`~engine.line.LineHand` and :class:`~engine.train.TrainHand`.
 
     A subclass keeps ``hands`` (bitmasks), ``boneyard`` and ``_bone_at``, ``to_move``,
-    ``ended`` and ``on_end``, and provides ``legal_moves``, ``push`` and ``_why_illegal``.
+    ``ended`` and ``on_end``, and provides ``legal_moves``, ``push`` and ``_why_not``.
     """
 
     __slots__ = ()
     WORD = "hand"  # what players call one deal of this game ("round" in Mexican Train)
+    YOU_CAN = "you can play"  # how a refusal introduces the legal moves
 
     hands: list[int]
     boneyard: list[Tile]
@@ -33,8 +34,22 @@ class Hand:
     def push(self, move: Move) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _why_illegal(self, move: Move, legal: list[Move]) -> str:  # pragma: no cover
+    def _why_not(self, move: Move, legal: list[Move], options: str) -> str:  # pragma: no cover
+        """Why ``move`` is refused, for what the shared checks do not cover."""
         raise NotImplementedError
+
+    def _why_illegal(self, move: Move, legal: list[Move]) -> str:
+        options = ", ".join(m.action_text() for m in legal)
+        tile = move.tile
+        if (
+            move.action is Action.PLAY
+            and tile is not None
+            and not self.hands[move.seat] >> tile & 1
+        ):
+            return f"you do not have {tile}; {self.YOU_CAN}: {options}"
+        if move.action is Action.PASS:
+            return f"you cannot pass while you can play: {options}"
+        return self._why_not(move, legal, options)
 
     @property
     def over(self) -> bool:

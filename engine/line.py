@@ -9,7 +9,7 @@ checked one with precise errors. Views turn the internals into public values.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -61,6 +61,24 @@ MAX_SEATS = 8
 OPENING_MOVES = [[play_move(seat, t, -1, END) for t in range(len(TILES))] for seat in range(8)]
 PASS_MOVES = [Move(seat, _PASS) for seat in range(MAX_SEATS)]
 DRAW_MOVES = [Move(seat, _DRAW) for seat in range(MAX_SEATS)]
+
+
+def count_after(count: int, sides: Iterable[RawSide], move: Move, crosswise: bool) -> int:
+    """The sum of the open ends once the play ``move`` is made on a table whose open ends
+    add up to ``count`` and whose open ``sides`` are (number, tile, kind): the one
+    statement of that rule, for the hand and for players who only see its public sides."""
+    tile = move.tile
+    assert tile is not None
+    hi, lo = HI[tile], LO[tile]
+    if move.on is None:
+        return 2 * hi if crosswise and hi == lo else hi + lo
+    kind = END if move.side is None else HALF if move.side is Side.HALF else FLANK
+    number = next(n for n, at, k in sides if at == move.on and k == kind and n in (hi, lo))
+    if kind != FLANK:
+        count -= number
+    if crosswise and hi == lo:
+        return count + 2 * number
+    return count + (lo if number == hi else hi)
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,17 +224,7 @@ class LineHand(Hand):
 
     def count_after(self, move: Move) -> int:
         """The sum of the open ends if ``move`` (a legal play) were made; nothing changes."""
-        tile = move.tile
-        assert tile is not None
-        hi, lo = HI[tile], LO[tile]
-        if move.on is None:
-            return 2 * hi if self._crosswise and hi == lo else hi + lo
-        kind = END if move.side is None else HALF if move.side is Side.HALF else FLANK
-        number = next(n for n, at, k in self.sides if at == move.on and k == kind and n in (hi, lo))
-        count = self.count - (number if kind != FLANK else 0)
-        if self._crosswise and hi == lo:
-            return count + 2 * number
-        return count + (lo if number == hi else hi)
+        return count_after(self.count, self.sides, move, self._crosswise)
 
     def legal_moves(self) -> list[Move]:
         """Every legal move of the seat to play, in a stable order. Empty once the hand ended."""
@@ -374,14 +382,10 @@ class LineHand(Hand):
 
     # ----- explaining ----------------------------------------------------------------
 
-    def _why_illegal(self, move: Move, legal: list[Move]) -> str:
-        options = ", ".join(m.action_text() for m in legal)
-        seat = move.seat
+    def _why_not(self, move: Move, legal: list[Move], options: str) -> str:
         if move.action is _PLAY:
             tile = move.tile
             assert tile is not None
-            if not self.hands[seat] >> tile & 1:
-                return f"you do not have {tile}; you can play: {options}"
             if not self.placed:
                 if move.on is not None or move.train is not None:
                     return f"the table is empty: open with a tile alone ({options})"
@@ -402,8 +406,6 @@ class LineHand(Hand):
                     m.action_text() for m in here
                 )
             return f"{tile} does not fit on {move.on}; you can play: {options}"
-        if move.action is _PASS:
-            return f"you cannot pass while you can play: {options}"
         if move.action is _DRAW:
             if not self._draws:
                 return f"there is nothing to draw in this game; you can play: {options}"

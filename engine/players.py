@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from engine.line import FLANK, HALF
-from engine.moves import Move, Side
+from engine.line import count_after as line_count_after
+from engine.moves import Move
 from engine.views import View
 
 
@@ -52,19 +52,8 @@ class GreedyPlayer:
 
 def count_after(view: View, move: Move) -> int:
     """The sum of the open ends after ``move``, from public facts only (divisor games)."""
-    tile = move.tile
-    assert tile is not None
-    crosswise = view.rules.crosswise_doubles
-    if move.on is None:
-        return 2 * tile.hi if crosswise and tile.is_double else tile.hi + tile.lo
-    count = view.count or 0
-    kind = FLANK if move.side is Side.FLANK else HALF if move.side is Side.HALF else 0
-    number = next(s.number for s in view.open_sides if s.tile == move.on and s.kind == kind)
-    if kind != FLANK:
-        count -= number
-    if crosswise and tile.is_double:
-        return count + 2 * number
-    return count + tile.other(number)
+    sides = ((side.number, side.tile, side.kind) for side in view.open_sides)
+    return line_count_after(view.count or 0, sides, move, view.rules.crosswise_doubles)
 
 
 def make_player(name: str, seed: int = 0) -> Player:

@@ -71,6 +71,7 @@ class TrainHand(Hand):
     """A Mexican Train round from its deal to its end."""
 
     WORD = "round"
+    YOU_CAN = "you can"
 
     __slots__ = (
         "_bone_at",
@@ -451,14 +452,11 @@ class TrainHand(Hand):
 
     # ----- explaining ----------------------------------------------------------------
 
-    def _why_illegal(self, move: Move, legal: list[Move]) -> str:
-        options = ", ".join(m.action_text() for m in legal)
+    def _why_not(self, move: Move, legal: list[Move], options: str) -> str:
         seat = move.seat
         if move.action is _PLAY:
             tile = move.tile
             assert tile is not None
-            if not self.hands[seat] >> tile & 1:
-                return f"you do not have {tile}; you can: {options}"
             if not self.engine_down:
                 return f"the engine {self.engine} has to be set out first; you can: {options}"
             if move.on is not None or move.train is None:
@@ -483,8 +481,6 @@ class TrainHand(Hand):
                     return f"a first turn builds only your own train; you can: {options}"
                 return f"{where} has no marker: you may not play there; you can: {options}"
             return f"{tile} does not fit there; you can: {options}"
-        if move.action is _PASS:
-            return f"you cannot pass while you can play: {options}"
         if move.action is _DRAW:
             return f"you cannot draw now; you can: {options}"
         return f"you cannot end a turn now; you can: {options}"
