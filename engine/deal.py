@@ -49,12 +49,6 @@ class Deal(NamedTuple):
     boneyard: list[Tile]
 
 
-def deal_from(order: list[Tile], players: int, hand_size: int) -> Deal:
-    """Seat i takes the i-th run of ``hand_size`` tiles; the rest is the boneyard in order."""
-    hands = [order[i * hand_size : (i + 1) * hand_size] for i in range(players)]
-    return Deal(hands, order[players * hand_size :])
-
-
 def tile_draw(shuffler: Shuffler, top: int, players: int) -> int:
     """The tournament's draw for the first opener: each seat draws one, the highest opens."""
     drawn = shuffler.shuffled(set_tiles(top))[:players]

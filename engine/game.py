@@ -25,7 +25,7 @@ from engine.line import LineHand
 from engine.moves import Action, Move
 from engine.outcome import HandResult, Outcome
 from engine.rules import Rules
-from engine.scoring import score_hand, score_round, side_of, side_pips, sides, void_result
+from engine.scoring import score_hand, score_round, side_of, sides, void_result
 from engine.tiles import BIT, DOUBLES_MASK, Tile, double, highest, set_mask, set_tiles, tiles_of
 from engine.train import TrainHand
 
@@ -442,6 +442,3 @@ class Game:
         scores = self.scores
         best = max(scores) if self.rules.score_to == "winner" else min(scores)
         return scores.index(best) if scores.count(best) == 1 else None
-
-    def team_pips(self, pips: list[int]) -> list[int]:
-        return side_pips(self.rules, pips)

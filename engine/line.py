@@ -218,10 +218,6 @@ class LineHand(Hand):
         """The distinct places a tile can go now (the first play of a hand: none)."""
         return [OpenSide(n, TILES[t], k) for n, t, k in self._targets]
 
-    def fitting_mask(self) -> int:
-        """Tiles (of any set) that fit somewhere on the table now."""
-        return self._fits
-
     def count_after(self, move: Move) -> int:
         """The sum of the open ends if ``move`` (a legal play) were made; nothing changes."""
         return count_after(self.count, self.sides, move, self._crosswise)

@@ -15,7 +15,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 from engine.errors import InvalidMove
 
@@ -144,13 +144,6 @@ def tiles_of(mask: int) -> list[Tile]:
         out.append(TILES[low.bit_length() - 1])
         mask ^= low
     return out
-
-
-def iter_tiles(mask: int) -> Iterator[Tile]:
-    while mask:
-        low = mask & -mask
-        yield TILES[low.bit_length() - 1]
-        mask ^= low
 
 
 def pips_of(mask: int) -> int:
