@@ -1,20 +1,30 @@
 """Strength of the computer players: paired deals, win rates with 95% confidence intervals.
 
 Every deal is played twice with the strengths swapped between the seats, so the luck of
-the deal cancels. Run by ``make bench``; ``--hands`` sets the number of hands per match
-(2,000 by default: hard players take several minutes).
+the deal cancels. A match reports the share of decided hands the stronger player won
+(with a 95% interval) and the points a seat made per hand, stronger : weaker, with a 95%
+interval on their difference taken over the deal pairs. Run by ``make bench``; ``--hands``
+sets the hands per match (2,000 by default: hard players take a while), ``--jobs`` the
+processes that share the deals.
+
+``versus-dominoes`` plays the ``dominoes`` package's own engine (Puerto Rico partnership):
+our hard player partnered with itself against two of that package's
+``probabilistic_alphabeta`` players.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import statistics
 import sys
 import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 if sys.path and sys.path[0].endswith("bench"):
-    sys.path.pop(0)  # bench/engine.py would shadow the engine package
+    sys.path[0] = sys.path[0][: -len("bench")] or "."  # the repository, not bench/
 
 from engine.game import Game
 from engine.players import make_player
@@ -28,8 +38,12 @@ class Match:
     players: int
     strong: str
     weak: str
-    measure: str  # which figure decides: "hands" won, or "points" (more is better), or
-    # "penalty" (fewer is better; also partnership, whose points are written on the loser)
+    measure: str  # what decides: "hands" won, "points" (more is better) or "penalty"
+    # (fewer is better: Mexican Train)
+
+    @property
+    def label(self) -> str:
+        return f"{self.preset} {self.players}p {self.strong} vs {self.weak}"
 
 
 MATCHES = [
@@ -41,21 +55,46 @@ MATCHES = [
     Match("all_fives", 2, "normal", "easy", "points"),
     Match("fido12", 4, "hard", "normal", "points"),
     Match("fido12", 4, "normal", "easy", "points"),
+    Match("mexican_train", 4, "hard", "normal", "penalty"),
     Match("mexican_train", 4, "normal", "easy", "penalty"),
 ]
+VERSUS = "versus-dominoes"
 
 
-def play(match: Match, hands: int) -> dict[str, float]:
-    rules = (
-        Rules.from_preset(match.preset, single_hand=True)
-        if match.preset not in ("all_fives", "fido12", "mexican_train")
-        else Rules.from_preset(match.preset)
-    )
-    wins = decided = 0
-    strong_points = weak_points = 0.0
-    deal = 0
-    started = time.perf_counter()
-    while decided < hands and deal < hands * 4:
+@dataclass
+class Tally:
+    """One side of the books: what the deal pairs produced."""
+
+    wins: int = 0
+    decided: int = 0
+    diffs: list[float] | None = None  # per deal pair: strong less weak, points a seat-hand
+    strong_points: float = 0.0
+    weak_points: float = 0.0
+    hands: int = 0
+
+    def add(self, other: Tally) -> None:
+        self.wins += other.wins
+        self.decided += other.decided
+        self.diffs = (self.diffs or []) + (other.diffs or [])
+        self.strong_points += other.strong_points
+        self.weak_points += other.weak_points
+        self.hands += other.hands
+
+
+def rules_for(match: Match) -> Rules:
+    if match.preset in ("all_fives", "fido12", "mexican_train"):
+        return Rules.from_preset(match.preset)
+    return Rules.from_preset(match.preset, single_hand=True)
+
+
+def play_deals(match: Match, deals: range) -> Tally:
+    """Each deal twice, strengths swapped between the seats."""
+    rules = rules_for(match)
+    strong_seats = (match.players + 1) // 2  # seats 0, 2, ... on the first play of a deal
+    weak_seats = match.players - strong_seats
+    tally = Tally(diffs=[])
+    for deal in deals:
+        diff = 0.0
         for swap in (0, 1):
             names = [
                 match.strong if (s + swap) % 2 == 0 else match.weak for s in range(match.players)
@@ -65,47 +104,93 @@ def play(match: Match, hands: int) -> dict[str, float]:
             play_hand(game, seats, deal)
             result = game.logs[-1].result
             assert result is not None
-            for side, points in enumerate(result.points):
-                strength = names[side]  # team 0/1 are seats 0/1's strengths
-                if strength == match.strong:
-                    strong_points += points
-                else:
-                    weak_points += points
+            strong = sum(p for side, p in enumerate(result.points) if names[side] == match.strong)
+            weak = sum(p for side, p in enumerate(result.points) if names[side] != match.strong)
+            # a swap puts the strong players in the other seats: per seat, per hand
+            n_strong = strong_seats if swap == 0 else weak_seats
+            n_weak = match.players - n_strong
+            if rules.teams:
+                n_strong = n_weak = 1
+            tally.strong_points += strong / n_strong
+            tally.weak_points += weak / n_weak
+            diff += (strong / n_strong - weak / n_weak) / 2
+            tally.hands += 1
             if result.winner is not None:
-                decided += 1
-                wins += names[result.winner] == match.strong
-        deal += 1
-    rate = wins / decided if decided else 0.0
-    half = 1.96 * math.sqrt(rate * (1 - rate) / decided) if decided else 0.0
-    strong_seats = sum(1 for s in range(match.players) if s % 2 == 0)
-    return {
-        "hands": decided,
-        "win_rate": rate,
-        "ci95": half,
-        "strong_points_per_seat_hand": strong_points / strong_seats / (2 * deal),
-        "weak_points_per_seat_hand": weak_points / (match.players - strong_seats) / (2 * deal),
-        "seconds": time.perf_counter() - started,
-    }
+                tally.decided += 1
+                tally.wins += names[result.winner] == match.strong
+        tally.diffs.append(diff)  # type: ignore[union-attr]
+    return tally
+
+
+def run(work: Callable[[range], Tally], hands: int, jobs: int) -> Tally:
+    """Deal pairs until ``hands`` hands are decided, ``jobs`` processes sharing them."""
+    total = Tally(diffs=[])
+    start = 0
+    with ProcessPoolExecutor(jobs) as pool:
+        while total.decided < hands:
+            pairs = max(jobs, (hands - total.decided + 1) // 2)
+            step = math.ceil(pairs / jobs)
+            chunks = [range(start + i * step, start + (i + 1) * step) for i in range(jobs)]
+            start += step * jobs
+            for tally in pool.map(work, chunks):
+                total.add(tally)
+    return total
+
+
+def report(label: str, measure: str, tally: Tally, seconds: float) -> str:
+    rate = tally.wins / tally.decided if tally.decided else 0.0
+    half = 1.96 * math.sqrt(rate * (1 - rate) / tally.decided) if tally.decided else 0.0
+    diffs = tally.diffs or [0.0]
+    spread = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+    gap = statistics.fmean(diffs)
+    per = f"{tally.strong_points / tally.hands:.1f} : {tally.weak_points / tally.hands:.1f}"
+    return (
+        f"{label:<40} {tally.decided:>6} {100 * rate:>6.1f}% +-{100 * half:<4.1f}"
+        f" {per:>13} {gap:>+7.2f} +-{spread:<5.2f} {measure:<8} {seconds:>6.0f}s"
+    )
+
+
+HEADER = (
+    f"{'match':<40} {'hands':>6} {'strong wins':>14} {'pts strong:weak':>13}"
+    f" {'difference':>15} {'measure':<8} {'time':>7}"
+)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2000, help="decided hands per match")
-    parser.add_argument("--only", help="run the matches whose preset contains this text")
+    parser.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
+    parser.add_argument(
+        "--only",
+        help=f"run the matches whose label contains one of these comma-separated texts"
+        f" ('{VERSUS}' too)",
+    )
     args = parser.parse_args(argv)
-    print(f"{'match':<38} {'hands':>6} {'strong wins':>16} {'points/hand strong : weak':>28}")
+    print(HEADER, flush=True)
+    wanted = args.only.split(",") if args.only else None
     for match in MATCHES:
-        if args.only and args.only not in match.preset:
+        if wanted and not any(w in match.label for w in wanted):
             continue
-        r = play(match, args.hands)
-        label = f"{match.preset} {match.players}p {match.strong} vs {match.weak}"
-        won = f"{100 * r['win_rate']:.1f}% +-{100 * r['ci95']:.1f}"
-        points = (
-            f"{r['strong_points_per_seat_hand']:.1f} : {r['weak_points_per_seat_hand']:.1f}"
-            f" ({match.measure})"
-        )
-        print(f"{label:<38} {r['hands']:>6} {won:>16} {points:>28}", flush=True)
+        started = time.perf_counter()
+        tally = run(_Work(match), args.hands, args.jobs)
+        print(report(match.label, match.measure, tally, time.perf_counter() - started), flush=True)
+    if not wanted or any(w in VERSUS for w in wanted):
+        from bench.versus_dominoes import LABEL, play_versus
+
+        started = time.perf_counter()
+        tally = run(play_versus, args.hands, args.jobs)
+        print(report(LABEL, "hands", tally, time.perf_counter() - started), flush=True)
     return 0
+
+
+@dataclass(frozen=True)
+class _Work:
+    """A picklable ``play_deals`` for one match (worker processes need it by value)."""
+
+    match: Match
+
+    def __call__(self, deals: range) -> Tally:
+        return play_deals(self.match, deals)
 
 
 if __name__ == "__main__":

@@ -1,15 +1,18 @@
 """``hard``: imagines the hidden hands and plays each candidate out.
 
-It samples the tiles it cannot see among the other seats (and the boneyard) so that every
-sample agrees with everything public: each seat's tile count, the tiles on the table, and
-the numbers a seat showed it lacks by passing. For each sample it plays every legal move
-out to the end of the hand with quick greedy players, and keeps the move whose hands end
-best for its side (its team in partnership games). The number of samples is fixed, so a
-decision is reproducible from the seed; ``budget`` only cuts a slow decision short.
+It deals the tiles it cannot see among the other seats (and the boneyard) so that every
+imagined deal agrees with everything public: each seat's tile count, the tiles on the
+table, and in line games the numbers a seat showed it lacks by passing. On each deal it
+plays every legal move out with quick greedy players and keeps the move whose outcomes
+are best for its side: its team in partnership games, its points against the others'
+in divisor games, and in Mexican Train its penalty against the others' (the session
+score). The number of deals is fixed, so a decision is reproducible from the seed;
+``budget`` only cuts a slow decision short.
 
-In divisor games the rollouts take the best count first (heaviest-tile rollouts ignored
-counts and lost to normal). Divisor games on sets above double-9, Mexican Train and the
-opening move are left to ``normal`` for now.
+Divisor games play out by the best count first (heaviest-tile rollouts ignored counts
+and lost to normal); on sets above double-9 a rollout stops after a few turns and counts
+the points made so far, since whole hands there are too long to play out often enough.
+Opening moves and Mexican Train first turns are left to ``normal``.
 """
 
 from __future__ import annotations
@@ -17,116 +20,143 @@ from __future__ import annotations
 import random
 import time
 
+from engine.ai.imagine import TrainImagination, imagine_line
 from engine.ai.knowledge import Knowledge
-from engine.ai.normal import NormalPlayer
+from engine.ai.normal import NormalPlayer, line_score
 from engine.line import LineHand
 from engine.moves import Move
-from engine.scoring import score_hand, side_of
-from engine.tiles import NUMBER_MASK, TILES, set_mask
+from engine.scoring import score_hand, score_round, side_of
+from engine.train import TrainHand
 from engine.views import View
 
-# Samples per decision: more samples, steadier estimates (24 -> 96 -> 160 samples took
-# 55% -> 65% -> 66% of the points against normal on 60 paired partnership deals). Sets
-# above double-9 play long hands, so they get fewer to stay inside the time budget.
+# Deals per decision: more deals, steadier estimates (24 -> 96 -> 160 deals took
+# 55% -> 65% -> 66% of the points against normal on 60 paired partnership deals).
 SAMPLES = 160
-SAMPLES_BIG_SETS = 24
-TRIES = 20  # attempts at a sample that respects every known void
+SAMPLES_BIG_SETS = 48
+SAMPLES_TRAINS = 64
+HORIZON_BIG_SETS = 8  # plies a rollout looks ahead on sets above double-9
+PRIOR_WEIGHT = 1 / 12  # normal's score is 12 a point
+PIP_WEIGHT = 0.2  # a held pip at the horizon, against a point already counted
+BUDGET = 0.2  # seconds for a line-game decision; Mexican Train gets twice as long
 
 
 class HardPlayer:
-    def __init__(self, seed: int = 0, budget: float | None = 0.2) -> None:
+    def __init__(self, seed: int = 0, budget: float | None = BUDGET) -> None:
         self._random = random.Random(seed)
         self.budget = budget
         self._normal = NormalPlayer(seed)
 
     def choose(self, view: View) -> Move:
         moves = view.legal_moves
-        big_divisor = bool(view.rules.divisor) and view.rules.set > 9
-        if len(moves) == 1 or view.trains or big_divisor or not view.placements:
-            # fido12/fido18: 24 samples are too few; that search scored 14.8 points a hand
-            # against normal's 22.4 (40 paired hands), so normal plays there for now.
+        if len(moves) == 1 or (view.trains and view.first_round):
             return self._normal.choose(view)
+        if view.trains:
+            return self._choose_train(view)
+        if not view.placements:
+            return self._normal.choose(view)
+        return self._choose_line(view)
+
+    def _deadline(self, factor: float = 1.0) -> float | None:
+        if self.budget is None:
+            return None
+        return time.perf_counter() + self.budget * factor * 0.8
+
+    def _choose_line(self, view: View) -> Move:
+        moves = view.legal_moves
         seat = view.seat
         assert seat is not None
         knowledge = Knowledge.of(view)
-        deadline = None if self.budget is None else time.perf_counter() + self.budget * 0.8
+        deadline = self._deadline()
+        big = view.rules.set > 9
+        horizon = HORIZON_BIG_SETS if big and view.rules.divisor else None
         totals = [0.0] * len(moves)
-        for _ in range(SAMPLES if view.rules.set <= 9 else SAMPLES_BIG_SETS):
-            state = self._sample(view, knowledge)
+        samples = 0
+        for _ in range(SAMPLES_BIG_SETS if big else SAMPLES):
+            state = imagine_line(view, knowledge, self._random)
             for i, move in enumerate(moves):
                 trial = state.copy()
                 trial.push(move)
-                totals[i] += self._rollout(trial, view, seat)
+                totals[i] += self._line_rollout(trial, view, seat, horizon)
+            samples += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break
-        best = max(range(len(moves)), key=lambda i: (totals[i], -i))
-        return moves[best]
+        if horizon is not None:
+            # a short look ahead sees the counts, not how the hand is shaped: normal's
+            # judgement of the tiles kept breaks the near ties
+            prior = line_score(view)
+            totals = [
+                t / samples + PRIOR_WEIGHT * prior(m) for t, m in zip(totals, moves, strict=True)
+            ]
+        return moves[max(range(len(moves)), key=lambda i: (totals[i], -i))]
 
-    def _sample(self, view: View, knowledge: Knowledge) -> LineHand:
-        seat = view.seat
-        assert seat is not None
-        rules = view.rules
-        known = sum(1 << t for t in view.hand) | sum(1 << p.tile for p in view.placements)
-        unknown = [TILES[t] for t in range(len(TILES)) if (set_mask(rules.set) & ~known) >> t & 1]
-        others = [s for s in range(view.players) if s != seat]
-        # the seats that lack most numbers choose first: they are the hardest to fill
-        others.sort(key=lambda s: -len(knowledge.lacks[s]))
-        hands = [0] * view.players
-        hands[seat] = sum(1 << t for t in view.hand)
-        for attempt in range(TRIES + 1):
-            pool = list(unknown)
-            self._random.shuffle(pool)
-            relaxed = attempt == TRIES  # never stall: the last try ignores the voids
-            ok = True
-            for s in others:
-                banned = 0
-                if not relaxed:
-                    for number in knowledge.lacks[s]:
-                        banned |= NUMBER_MASK[number]
-                picked = [t for t in pool if not banned >> t & 1][: view.tile_counts[s]]
-                if len(picked) < view.tile_counts[s]:
-                    ok = False
-                    break
-                hands[s] = sum(1 << t for t in picked)
-                chosen = set(picked)
-                pool = [t for t in pool if t not in chosen]
-            if ok:
-                break
-        boneyard = pool[: view.boneyard]
-        return LineHand.from_public(
-            rules,
-            hands,
-            boneyard,
-            view.placements,
-            view.history,
-            seat,
-            view.opener if view.opener is not None else seat,
-            view.scored,
-        )
-
-    def _rollout(self, state: LineHand, view: View, seat: int) -> float:
-        """Play to the end with greedy seats; the hand's worth to ``seat``'s side."""
+    def _line_rollout(self, state: LineHand, view: View, seat: int, horizon: int | None) -> float:
+        """Play on with greedy seats; the hand's worth to ``seat``'s side."""
         rand = self._random.random
         divisor = view.rules.divisor
-        while state.ended is None:
+        rules = view.rules
+        plies = 0
+        while state.ended is None and (horizon is None or plies < horizon):
+            plies += 1
             moves = state.legal_moves()
             if len(moves) == 1:
                 state.push(moves[0])
-                continue
-            if divisor:
+            elif divisor:
                 state.push(max(moves, key=lambda m: _count_points(state, m, divisor) + rand()))
-                continue
-            state.push(max(moves, key=lambda m: (m.tile.value if m.tile else -1) + 3 * rand()))
-        rules = view.rules
+            else:
+                state.push(max(moves, key=lambda m: (m.tile.value if m.tile else -1) + 3 * rand()))
+        if state.ended is None:  # cut at the horizon: the counts made, less the tiles held
+            pips = state.pips()
+            points = [state.scored[s] - pips[s] * PIP_WEIGHT for s in range(state.players)]
+            if rules.teams:
+                points = [points[0] + points[2], points[1] + points[3]]
+            return _margin(points, side_of(rules, seat))
         result = score_hand(rules, state, [0] * len(view.scores))
         mine = side_of(rules, seat)
         if rules.divisor:
-            others = [p for s, p in enumerate(result.points) if s != mine]
-            return result.points[mine] - sum(others) / len(others)
+            return _margin(list(result.points), mine)
         worth = float(sum(result.points) or 1)
         if result.winner is None:
             return 0.0
         return worth if result.winner == mine else -worth
+
+    def _choose_train(self, view: View) -> Move:
+        moves = view.legal_moves
+        seat = view.seat
+        assert seat is not None
+        try:
+            imagination = TrainImagination(view)
+        except ValueError:
+            return self._normal.choose(view)  # a view this player cannot rebuild
+        deadline = self._deadline(2.0)
+        totals = [0.0] * len(moves)
+        for _ in range(SAMPLES_TRAINS):
+            state = imagination.sample(self._random)
+            for i, move in enumerate(moves):
+                trial = state.copy()
+                trial.push(move)
+                totals[i] += self._train_rollout(trial, view, seat)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        return moves[max(range(len(moves)), key=lambda i: (totals[i], -i))]
+
+    def _train_rollout(self, state: TrainHand, view: View, seat: int) -> float:
+        """Play the round out heaviest tile first; this seat's standing in the session."""
+        rand = self._random.random
+        while state.ended is None:
+            moves = state.legal_moves()
+            if len(moves) == 1:
+                state.push(moves[0])
+            else:
+                state.push(max(moves, key=lambda m: (m.tile.value if m.tile else -9) + 2 * rand()))
+        points = list(score_round(view.rules, state).points)
+        margin = _margin(points, seat)
+        return margin if view.rules.positive_scoring else -margin
+
+
+def _margin(points: list[float] | list[int], mine: int) -> float:
+    """``mine``'s points less the average of the others'."""
+    others = [p for s, p in enumerate(points) if s != mine]
+    return points[mine] - sum(others) / len(others)
 
 
 def _count_points(state: LineHand, move: Move, divisor: int) -> float:

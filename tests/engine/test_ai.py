@@ -129,3 +129,43 @@ def test_hard_plays_only_legal_moves(preset: str, players: int, options: dict[st
 
 def test_hard_beats_normal_on_a_fixed_sample() -> None:
     assert paired_hands("partnership", 4, "hard", "normal", 20) > 0.55
+
+
+class Poison:
+    """Stands in for the game's hands while a computer player thinks: any use fails."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise AssertionError(f"a computer player reached the game ({name})")
+
+    def __getitem__(self, key: object) -> Any:
+        raise AssertionError("a computer player reached the game")
+
+    def __iter__(self) -> Any:
+        raise AssertionError("a computer player reached the game")
+
+    def __len__(self) -> int:
+        raise AssertionError("a computer player reached the game")
+
+
+@pytest.mark.parametrize("strength", ["easy", "normal", "hard"])
+@pytest.mark.parametrize(
+    "preset, players", [("partnership", 4), ("all_fives", 3), ("mexican_train", 4)]
+)
+def test_a_computer_player_reads_only_its_view(strength: str, preset: str, players: int) -> None:
+    game = Game(Rules.from_preset(preset), players)
+    seats = [make_player(strength, seed=s) for s in range(players)]
+    game.start_hand(seed=11)
+    while game.hand is not None:
+        forced = game.forced_move()
+        if forced is not None:
+            game.apply(forced)
+            continue
+        seat = game.to_move
+        assert seat is not None
+        view = view_of(game, seat)
+        logs, game.logs = game.logs, Poison()  # type: ignore[assignment]
+        try:
+            move = seats[seat].choose(view)
+        finally:
+            game.logs = logs
+        game.apply(move)

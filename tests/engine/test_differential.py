@@ -25,81 +25,12 @@ from engine.game import Game
 from engine.moves import Action, Move
 from engine.outcome import HandResult
 from engine.rules import Rules
-from engine.tiles import Tile, set_tiles
+from engine.tiles import Tile
+from tests.engine.dominoes_bridge import Ends, our_tile, random_deal, their_domino, their_game
 
 DEALS = 2_000
 SEEDS = range(DEALS)  # deal i and its moves come from random.Random(i): one seed replays one
 RULES = Rules.from_preset("tournament_pr")
-
-
-def their_domino(tile: Tile) -> dominoes.Domino:
-    return dominoes.Domino(tile.hi, tile.lo)
-
-
-def our_tile(d: dominoes.Domino) -> Tile:
-    return Tile.of(d.first, d.second)
-
-
-def random_deal(rng: random.Random) -> list[list[Tile]]:
-    """Four hands of seven from a shuffled double-6 set.
-
-    The preset redeals when a hand holds 5 or more doubles and refuses such a deal when it
-    is given explicitly; the other engine has no such rule, so those deals are shuffled again.
-    """
-    while True:
-        tiles = list(set_tiles(6))
-        rng.shuffle(tiles)
-        hands = [tiles[i * 7 : (i + 1) * 7] for i in range(4)]
-        if all(sum(t.is_double for t in hand) < 5 for hand in hands):
-            return hands
-
-
-@dataclass
-class Ends:
-    """Our own account of the tiles at the other engine's left and right ends.
-
-    Their board only knows numbers; ours names the tile a move goes on, so we track which
-    tile (and the number it shows) sits at each physical end of their line.
-    """
-
-    left: tuple[Tile, int] | None = None
-    right: tuple[Tile, int] | None = None
-
-    def open(self, tile: Tile) -> None:
-        # make_move(Domino(hi, lo), True) on an empty board lays [hi|lo]: hi shows left
-        self.left, self.right = (tile, tile.hi), (tile, tile.lo)
-
-    def side_for(self, move: Move) -> bool:
-        """True for their left end: the end that holds the tile ``move`` goes on."""
-        assert self.left is not None and self.right is not None and move.tile is not None
-        (left_tile, left_number), (right_tile, _) = self.left, self.right
-        if left_tile == right_tile == move.on:
-            # Only the opening tile is down, at both ends: the number decides (our engine
-            # tries the opening's high end first, which is their left).
-            return move.tile.has(left_number)
-        if move.on == left_tile:
-            return True
-        assert move.on == right_tile, f"{move} is not on an end we know of: {self}"
-        return False
-
-    def number_for(self, move: Move) -> int:
-        """The number ``move`` is laid against."""
-        end = self.left if self.side_for(move) else self.right
-        assert end is not None
-        return end[1]
-
-    def play(self, move: Move, left: bool) -> None:
-        assert self.left is not None and self.right is not None and move.tile is not None
-        _, number = self.left if left else self.right
-        end = (move.tile, move.tile.other(number))
-        if left:
-            self.left = end
-        else:
-            self.right = end
-
-    def pairs(self) -> set[tuple[Tile, int]]:
-        assert self.left is not None and self.right is not None
-        return {self.left, self.right}
 
 
 @dataclass
@@ -193,16 +124,7 @@ def play_both(seed: int) -> HandResult:
 
     game = Game(RULES, 4)
     game.start_hand(deal=deal, boneyard=[], opener=opener)
-    hands = [dominoes.Hand([their_domino(t) for t in hand]) for hand in deal]
-    theirs = dominoes.Game(
-        board=dominoes.Board(),
-        hands=hands,
-        moves=[],
-        turn=opener,
-        valid_moves=tuple((d, True) for d in hands[opener]),
-        starting_player=opener,
-        result=None,
-    )
+    theirs = their_game(deal, opener)
     ends = Ends()
 
     opening = {m.tile for m in game.legal_moves()}

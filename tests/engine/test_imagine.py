@@ -1,0 +1,96 @@
+"""Imagined deals agree with everything public, and a rebuilt Mexican Train round is the
+real round with other hands in it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.ai.imagine import TrainImagination, imagine_line
+from engine.ai.knowledge import Knowledge
+from engine.game import Game
+from engine.players import make_player
+from engine.rules import Rules
+from engine.tiles import NUMBER_MASK, tiles_of
+from engine.train import TrainHand
+from engine.views import View, view_of
+
+
+def decisions(preset: str, players: int, seed: int, options: dict | None = None):
+    """Every view a seat decides from in one hand between normal players."""
+    game = Game(Rules.from_preset(preset, **(options or {})), players)
+    seats = [make_player("normal", seed=s) for s in range(players)]
+    game.start_hand(seed=seed)
+    while game.hand is not None:
+        forced = game.forced_move()
+        if forced is not None:
+            game.apply(forced)
+            continue
+        seat = game.to_move
+        assert seat is not None
+        view = view_of(game, seat)
+        yield game, view
+        game.apply(seats[seat].choose(view))
+
+
+@pytest.mark.parametrize(
+    "preset, players, options",
+    [
+        ("mexican_train", 4, {}),
+        ("mexican_train", 3, {"forked_doubles": True}),
+        ("mexican_train", 6, {"engine_from": "holder"}),
+        ("mexican_train", 2, {"satisfy_doubles": False}),
+    ],
+)
+def test_a_rebuilt_round_plays_like_the_real_one(preset: str, players: int, options: dict) -> None:
+    rng = random.Random(7)
+    checked = 0
+    for seed in range(3):
+        for game, view in decisions(preset, players, seed, options):
+            if view.engine is None or view.first_round:
+                continue
+            real = game.logs[-1].state
+            assert isinstance(real, TrainHand)
+            state = TrainImagination(view).sample(rng)
+            assert state.trains() == real.trains()
+            assert state.unsatisfied() == real.unsatisfied()
+            assert state.to_move == real.to_move and state.marked == real.marked
+            assert state.legal_moves() == real.legal_moves()
+            assert [h.bit_count() for h in state.hands] == [h.bit_count() for h in real.hands]
+            assert state.hands[view.seat] == real.hands[view.seat]
+            assert len(state.boneyard) - state._bone_at == view.boneyard
+            hidden = set(tiles_of(sum(h for s, h in enumerate(real.hands) if s != view.seat)))
+            hidden |= set(real.boneyard[real._bone_at :])
+            imagined = set(tiles_of(sum(h for s, h in enumerate(state.hands) if s != view.seat)))
+            imagined |= set(state.boneyard[state._bone_at :])
+            assert imagined == hidden  # the same unseen tiles, dealt differently
+            checked += 1
+    assert checked > 20
+
+
+@pytest.mark.parametrize(
+    "preset, players", [("partnership", 4), ("draw", 3), ("all_fives", 2), ("fido12", 4)]
+)
+def test_an_imagined_line_deal_respects_counts_and_voids(preset: str, players: int) -> None:
+    rng = random.Random(3)
+    for seed in range(3):
+        for game, view in decisions(preset, players, seed):
+            if not view.placements:
+                continue
+            knowledge = Knowledge.of(view)
+            state = imagine_line(view, knowledge, rng)
+            assert [h.bit_count() for h in state.hands] == list(view.tile_counts)
+            assert state.boneyard_left == view.boneyard
+            assert state.legal_moves() == list(view.legal_moves)
+            assert state.count == game.logs[-1].state.count
+            for s, lacks in enumerate(knowledge.lacks):
+                if s != view.seat and _fits_voids(view, knowledge):
+                    for number in lacks:
+                        assert not state.hands[s] & NUMBER_MASK[number]
+
+
+def _fits_voids(view: View, knowledge: Knowledge) -> bool:
+    """The imagined deal may ignore voids only when no deal can respect them all; the
+    real deal respects them, so a check is fair whenever voids are few."""
+    return sum(len(lacks) for lacks in knowledge.lacks) <= 2
