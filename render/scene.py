@@ -1,0 +1,133 @@
+"""Where everything around the table goes, in pixels: the seats' panels, the line of
+facts (boneyard, count, clock), the table itself, the revealed hands at the end of a hand
+and a player's own hand. Pure geometry, like the table layouts."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.tiles import Tile
+from render.geometry import Box
+
+WIDTH = 960  # pixels: sharp on a desktop, and a tile's pips still tell apart at 400
+PANEL_HEIGHT = 78
+INFO_HEIGHT = 44
+PANELS_PER_ROW = 4
+HAND_UNIT = 60  # a hand's tiles are bigger than the table's: they are read closely
+HAND_GAP = 14
+KEY_HEIGHT = 26  # the move keys under a playable tile
+REVEAL_UNIT = 26
+REVEAL_ROW = 40
+MAX_TABLE_UNIT = 56.0
+
+
+@dataclass(frozen=True)
+class HandSpot:
+    tile: Tile
+    box: Box  # the tile, upright
+    key_box: Box  # where its move keys go
+
+
+@dataclass(frozen=True)
+class RevealRow:
+    seat: int
+    label: Box
+    tiles: tuple[tuple[Tile, Box], ...]
+
+
+@dataclass(frozen=True)
+class Scene:
+    width: int
+    height: int
+    panels: tuple[Box, ...]  # one per seat
+    info: Box
+    table: Box  # where the table layout is drawn
+    unit: float  # pixels a table unit
+    reveal: tuple[RevealRow, ...] = ()
+    hand_label: Box | None = None
+    hand: tuple[HandSpot, ...] = ()
+
+    def boxes(self) -> list[Box]:
+        """Every box, for the tests that nothing overlaps or leaves the picture."""
+        found = [*self.panels, self.info, self.table]
+        for row in self.reveal:
+            found.append(row.label)
+            found += [box for _, box in row.tiles]
+        if self.hand_label is not None:
+            found.append(self.hand_label)
+        for spot in self.hand:
+            found += [spot.box, spot.key_box]
+        return found
+
+
+def scene_layout(
+    players: int,
+    table_size: tuple[float, float],
+    revealed: Sequence[Sequence[Tile]] | None = None,
+    hand: Sequence[Tile] = (),
+) -> Scene:
+    """The picture's geometry for ``players`` seats and a table ``table_size`` units big;
+    ``revealed``: every hand at the end of a hand; ``hand``: a player's own tiles."""
+    columns = max(1, min(players, PANELS_PER_ROW))
+    rows = math.ceil(players / PANELS_PER_ROW)
+    panel_w = WIDTH / columns
+    panels = tuple(
+        Box((s % columns) * panel_w, (s // columns) * PANEL_HEIGHT, panel_w, PANEL_HEIGHT)
+        for s in range(players)
+    )
+    y = rows * PANEL_HEIGHT
+    info = Box(0, y, WIDTH, INFO_HEIGHT if players else 0)
+    y += info.h
+    units_w, units_h = table_size
+    unit = min(WIDTH / units_w, MAX_TABLE_UNIT) if units_w else 1.0
+    table_w = units_w * unit
+    table = Box((WIDTH - table_w) / 2, y, table_w, units_h * unit)
+    y += table.h
+    reveal: list[RevealRow] = []
+    if revealed is not None:
+        y += 8
+        for seat, tiles in enumerate(revealed):
+            label = Box(8, y, 200, REVEAL_ROW)
+            x = 216.0
+            spots: list[tuple[Tile, Box]] = []
+            row_y = y + (REVEAL_ROW - REVEAL_UNIT) / 2
+            for tile in tiles:
+                if x + 2 * REVEAL_UNIT > WIDTH - 8:
+                    x = 216.0
+                    y += REVEAL_ROW
+                    row_y = y + (REVEAL_ROW - REVEAL_UNIT) / 2
+                spots.append((tile, Box(x, row_y, 2 * REVEAL_UNIT, REVEAL_UNIT)))
+                x += 2 * REVEAL_UNIT + 6
+            reveal.append(RevealRow(seat, label, tuple(spots)))
+            y += REVEAL_ROW
+    hand_label = None
+    spots_in_hand: list[HandSpot] = []
+    if hand:
+        y += 10 if players else 0
+        hand_label = Box(8, y, WIDTH - 16, 30)
+        y += 34
+        per_row = max(1, int((WIDTH - HAND_GAP) // (HAND_UNIT + HAND_GAP)))
+        for i, tile in enumerate(hand):
+            row, col = divmod(i, per_row)
+            x = HAND_GAP + col * (HAND_UNIT + HAND_GAP)
+            top = y + row * (2 * HAND_UNIT + KEY_HEIGHT + HAND_GAP)
+            box = Box(x, top, HAND_UNIT, 2 * HAND_UNIT)
+            key = Box(
+                x - HAND_GAP / 2 + 1, top + 2 * HAND_UNIT + 2, HAND_UNIT + HAND_GAP - 2, KEY_HEIGHT
+            )
+            spots_in_hand.append(HandSpot(tile, box, key))
+        rows_in_hand = math.ceil(len(hand) / per_row)
+        y += rows_in_hand * (2 * HAND_UNIT + KEY_HEIGHT + HAND_GAP)
+    return Scene(
+        WIDTH,
+        math.ceil(y + 8),
+        panels,
+        info,
+        table,
+        unit,
+        tuple(reveal),
+        hand_label,
+        tuple(spots_in_hand),
+    )
