@@ -14,6 +14,7 @@ test: $(VENV)/.test
 
 bench: $(VENV)/.bench
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/render.py
 	$(BIN)/python bench/decisions.py
 	$(BIN)/python bench/ai.py
 

@@ -47,6 +47,8 @@ class View:
     trains: tuple[TrainView, ...] = ()  # each seat's train, then the Mexican train
     unsatisfied: tuple[tuple[int, Tile], ...] = ()  # (train, double) in duty order
     first_round: bool = False
+    # The score sheet: each finished hand's points by side, in the order played.
+    sheet: tuple[tuple[int, ...], ...] = ()
 
     @property
     def my_turn(self) -> bool:
@@ -91,4 +93,5 @@ def view_of(game: Game, seat: int | None = None) -> View:
         trains=tuple(train.trains()) if train is not None else (),
         unsatisfied=tuple(train.unsatisfied()) if train is not None else (),
         first_round=train.first_round if train is not None else False,
+        sheet=tuple(log.result.points for log in game.logs if log.result is not None),
     )

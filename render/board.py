@@ -16,6 +16,7 @@ from render.geometry import Box, PlacedTile
 from render.keys import keys_by_tile
 from render.line_layout import layout_line
 from render.scene import Scene, scene_layout
+from render.sheets import draw_score_sheet
 from render.theme import Theme, theme_named
 from render.train_layout import layout_trains
 from render.words import word
@@ -82,6 +83,13 @@ def draw_board(view: View, table: Table) -> Image.Image:
         _draw_reveal(draw, image, scene, view, table, theme, coloured)
     if scene.hand:
         _draw_hand(draw, image, scene, view, table, theme, coloured)
+    if view.revealed is not None and view.sheet:
+        # the end of a hand: the score sheet goes under the revealed hands
+        sheet = draw_score_sheet(view, table.names, table.theme, table.lang)
+        whole = Image.new("RGB", (image.width, image.height + sheet.height), theme.felt)
+        whole.paste(image, (0, 0))
+        whole.paste(sheet, (0, image.height))
+        return whole
     return image
 
 

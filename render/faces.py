@@ -51,7 +51,7 @@ def half_face(number: int, size: int, theme: Theme, coloured: bool, numerals: bo
     if numerals or number > MAX_PIPS:
         if number or numerals:
             text = str(number)
-            face = font(int(size * (0.62 if number < 10 else 0.5)), bold=True)
+            face = font(int(size * (0.66 if number < 10 else 0.56)), bold=True)
             draw.text((size / 2, size / 2), text, fill=colour, font=face, anchor="mm")
         return image
     if number <= 9:

@@ -14,10 +14,10 @@ from engine.views import View
 from render.geometry import Box, PlacedTile
 from render.line_layout import Link
 
-WIDTH = 26.0  # units across
-START = 7.5  # where a train's first tile goes (its label and marker come before)
-LABEL = Box(2.2, 0.0, 4.0, 1.0)  # relative to a band's first row
-BAND_GAP = 0.6
+WIDTH = 20.0  # units across: big tiles, readable on a phone
+START = 2.5  # where a train's tiles start, right of the hub
+LABEL_W, LABEL_H = 5.0, 0.9  # the owner's name, above the train
+BAND_GAP = 0.5
 
 
 @dataclass(frozen=True)
@@ -51,9 +51,9 @@ def layout_trains(view: View) -> TrainLayout:
     band_tops: list[float] = []
     for index, train in enumerate(view.trains):
         band_tops.append(y)
-        row = y + 1.0  # the centre line of the band's first row
-        label = Box(LABEL.x, row - 0.5, LABEL.w, LABEL.h)
-        marker = Box(label.right + 0.25, row - 0.4, 0.8, 0.8)
+        label = Box(START, y, LABEL_W, LABEL_H)
+        marker = Box(label.right + 0.25, y + 0.05, 0.8, 0.8)
+        row = label.bottom + 1.1  # the centre line of the band's first row (a double's top)
         owner = train.owner
         chain = _chain(engine, train.tiles, train.ends, view.rules.forked_doubles)
         laid, train_links = _fold(chain, START, row, WIDTH - 0.5, owner)
@@ -74,7 +74,7 @@ def layout_trains(view: View) -> TrainLayout:
     if engine is not None:
         hub.append(PlacedTile(engine, Box(0.5, hub_y - 1.0, 1.0, 2.0), engine.hi, engine.lo))
     labels = [
-        TrainLabel(k.owner, k.box, k.marker, k.marked, (1.5, hub_y, k.box.x, k.box.y + 0.5))
+        TrainLabel(k.owner, k.box, k.marker, k.marked, (1.5, hub_y, k.spoke[2], k.spoke[3]))
         for k in labels
     ]
     boxes = {t.tile: t.box for t in placed}
