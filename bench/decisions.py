@@ -18,7 +18,7 @@ if sys.path and sys.path[0].endswith("bench"):
 from engine.game import Game
 from engine.players import make_player
 from engine.rules import Rules
-from engine.views import view_of
+from engine.simulate import decisions
 
 PRESETS = [
     ("partnership", 4),
@@ -36,16 +36,9 @@ def times(preset: str, players: int, strength: str, hands: int) -> list[float]:
         game = Game(Rules.from_preset(preset), players)
         seats = [make_player(strength, seed=deal * 8 + s) for s in range(players)]
         game.start_hand(seed=deal)
-        while game.hand is not None:
-            forced = game.forced_move()
-            if forced is not None:
-                game.apply(forced)
-                continue
-            seat = game.to_move
-            assert seat is not None
-            view = view_of(game, seat)
+        for view in decisions(game):
             started = time.perf_counter()
-            move = seats[seat].choose(view)
+            move = seats[view.seat].choose(view)  # type: ignore[index]
             if len(view.legal_moves) > 1:
                 took.append(time.perf_counter() - started)
             game.apply(move)

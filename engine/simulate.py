@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from engine.game import Game
 from engine.players import Player, make_player
 from engine.rules import Rules
-from engine.views import view_of
+from engine.views import View, view_of
 
 
-def play_hand(game: Game, seats: Sequence[Player], seed: int) -> None:
-    """Deal a hand from ``seed`` and let the seats play it to its end."""
-    game.start_hand(seed=seed)
+def decisions(game: Game) -> Iterator[View]:
+    """The views of the current hand's decisions: forced moves (a pass, a draw) are made
+    here; at each real decision the seat's view is yielded and the caller applies its move
+    before asking for the next."""
     while game.hand is not None:
         forced = game.forced_move()
         if forced is not None:
@@ -23,7 +24,14 @@ def play_hand(game: Game, seats: Sequence[Player], seed: int) -> None:
             continue
         seat = game.to_move
         assert seat is not None
-        game.apply(seats[seat].choose(view_of(game, seat)))
+        yield view_of(game, seat)
+
+
+def play_hand(game: Game, seats: Sequence[Player], seed: int) -> None:
+    """Deal a hand from ``seed`` and let the seats play it to its end."""
+    game.start_hand(seed=seed)
+    for view in decisions(game):
+        game.apply(seats[view.seat].choose(view))  # type: ignore[index]
 
 
 def simulate(

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from engine.line import END, FLANK, HALF, Placement
 from engine.tiles import Tile
 from render.geometry import Box, PlacedTile
+from render.snake import snake
 
 WIDTH = 18.0  # units across the table: 8 tiles and a turn to a row
 BAND_GAP = 1.0  # between the centre and a branch band, and between bands
@@ -76,10 +77,10 @@ def layout_line(
         right = next((k for k in centre if k is not left), None)
     if right is not None:
         chain = _follow(right, children, crosswise, branches)
-        placed += _snake(chain, box.right, 0.0, 1, 1, -half, half)
+        placed += snake(_links(chain), box.right, 0.0, 1, 1, -half, half)
     if left is not None:
         chain = _follow(left, children, crosswise, branches)
-        placed += _snake(chain, box.x, 0.0, -1, -1, -half, half)
+        placed += snake(_links(chain), box.x, 0.0, -1, -1, -half, half)
     links: list[Link] = []
     by_tile = {t.tile: t for t in placed}
     bottom = max(t.box.bottom for t in placed)
@@ -94,7 +95,7 @@ def layout_line(
         length = sum(1.0 if p.tile.is_double and k else 2.0 for k, p in enumerate(chain))
         if cursor + 1.0 + length + 1.0 > half:
             row, cursor = bottom + BAND_GAP + 1.0, -half
-        laid = _snake(chain, cursor + 1.0, row, 1, 1, -half, half)
+        laid = snake(_links(chain), cursor + 1.0, row, 1, 1, -half, half)
         for t in laid:
             by_tile[t.tile] = t
         placed += laid
@@ -143,48 +144,8 @@ def _follow(
         chain.append(current)
 
 
-def _snake(
-    chain: list[Placement],
-    cursor: float,
-    y: float,
-    d: int,
-    v: int,
-    xmin: float,
-    xmax: float,
-) -> list[PlacedTile]:
-    """Lay ``chain`` from the edge ``cursor`` of row ``y`` in direction ``d`` (+1 right),
-    turning towards ``v`` (+1 down) at the edges."""
-    laid: list[PlacedTile] = []
-    after_turn = False
-    for p in chain:
-        tile, n = p.tile, p.number
-        other = tile.other(n)
-        across = tile.is_double and not after_turn
-        length = 1.0 if across else 2.0
-        fits = cursor + length + 1 <= xmax if d > 0 else cursor - length - 1 >= xmin
-        if not fits:
-            column = cursor if d > 0 else cursor - 1
-            if v > 0:
-                box = Box(column, y - 0.5, 1.0, 2.0)
-                laid.append(PlacedTile(tile, box, n, other, p.on, n))
-            else:
-                box = Box(column, y - 1.5, 1.0, 2.0)
-                laid.append(PlacedTile(tile, box, other, n, p.on, n))
-            y += 2 * v
-            d = -d
-            cursor = column + 1 if d < 0 else column
-            after_turn = True
-            continue
-        x = cursor if d > 0 else cursor - length
-        if across:
-            laid.append(PlacedTile(tile, Box(x, y - 1, 1.0, 2.0), n, n, p.on, n))
-        elif d > 0:
-            laid.append(PlacedTile(tile, Box(x, y - 0.5, 2.0, 1.0), n, other, p.on, n))
-        else:
-            laid.append(PlacedTile(tile, Box(x, y - 0.5, 2.0, 1.0), other, n, p.on, n))
-        cursor += d * length
-        after_turn = False
-    return laid
+def _links(chain: list[Placement]) -> list[tuple[Tile, int, Tile | None]]:
+    return [(p.tile, p.number, p.on) for p in chain]
 
 
 def _open_end(tile: PlacedTile, number: int, kind: int) -> tuple[Box, int]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from engine.views import View
-from render.fonts import font
+from render.fonts import fit_text, font
 from render.geometry import Box
 from render.theme import Theme, theme_named
 from render.words import word
@@ -72,7 +72,7 @@ def _draw_table(
             if r > 0 and c < left_columns and r - 1 < len(colours) and colours[r - 1] is not None:
                 colour = colours[r - 1]  # type: ignore[assignment]
             face = bold if r == 0 else body
-            text = _fit(draw, text, face, cx1 - cx0 - 12)
+            text = fit_text(draw, text, face, cx1 - cx0 - 12)
             if c < left_columns:
                 draw.text((cx0 + 8, (cy0 + cy1) / 2), text, fill=colour, font=face, anchor="lm")
             else:
@@ -86,14 +86,6 @@ def _mix(a: tuple[int, int, int], b: tuple[int, int, int]) -> tuple[int, int, in
         (a[1] + b[1]) // 2,
         (a[2] + b[2]) // 2,
     )
-
-
-def _fit(draw: ImageDraw.ImageDraw, text: str, face: object, width: float) -> str:
-    if draw.textlength(text, font=face) <= width:  # type: ignore[arg-type]
-        return text
-    while text and draw.textlength(text + "…", font=face) > width:  # type: ignore[arg-type]
-        text = text[:-1]
-    return text + "…"
 
 
 def side_names(view: View, names: Sequence[str]) -> list[str]:

@@ -13,6 +13,7 @@ from engine.tiles import Tile
 from engine.views import View
 from render.geometry import Box, PlacedTile
 from render.line_layout import Link
+from render.snake import snake
 
 WIDTH = 20.0  # units across: big tiles, readable on a phone
 START = 2.5  # where a train's tiles start, right of the hub
@@ -141,46 +142,30 @@ def _fold(
     owner: int | None,
 ) -> tuple[list[PlacedTile], list[Link]]:
     """Lay a train left to right from ``start``, folding back at the right edge and at
-    ``start``: rows two units apart, a turn is one upright tile."""
+    ``start``. A forked double's second branch starts a row of its own, joined to the
+    double by a link."""
+    train = -1 if owner is None else owner
+    segments: list[list[tuple[Tile, int, Tile | None]]] = []
+    for link in chain:
+        if segments and link[2] != segments[-1][-1][0]:
+            segments.append([link])
+        elif segments:
+            segments[-1].append(link)
+        else:
+            segments.append([link])
     laid: list[PlacedTile] = []
     links: list[Link] = []
-    train = -1 if owner is None else owner
-    cursor, d = start, 1
-    after_turn = False
-    for tile, n, parent in chain:
-        other = tile.other(n)
-        previous = laid[-1] if laid else None
-        if previous is not None and parent != previous.tile:
-            # a forked double's second branch: start a fresh row below, joined by a link
+    for i, segment in enumerate(segments):
+        if i:
             row = max(t.box.bottom for t in laid) + 1.5
-            cursor, d, after_turn = start, 1, True
-        across = tile.is_double and not after_turn
-        length = 1.0 if across else 2.0
-        fits = cursor + length + 1 <= right if d > 0 else cursor - length - 1 >= start
-        if not fits:
-            column = cursor if d > 0 else cursor - 1
-            laid.append(
-                PlacedTile(tile, Box(column, row - 0.5, 1.0, 2.0), n, other, parent, n, train)
-            )
-            row += 2.0
-            d = -d
-            cursor = column + 1 if d < 0 else column
-            after_turn = True
-            continue
-        x = cursor if d > 0 else cursor - length
-        if across:
-            placed = PlacedTile(tile, Box(x, row - 1.0, 1.0, 2.0), n, n, parent, n, train)
-        elif d > 0:
-            placed = PlacedTile(tile, Box(x, row - 0.5, 2.0, 1.0), n, other, parent, n, train)
-        else:
-            placed = PlacedTile(tile, Box(x, row - 0.5, 2.0, 1.0), other, n, parent, n, train)
-        if previous is not None and parent != previous.tile:
-            source = next((t for t in laid if t.tile == parent), None)
+        part = snake(segment, start, row, 1, 1, start, right, train, after_turn=i > 0)
+        if i:
+            first = part[0]
+            source = next((t for t in laid if t.tile == first.parent), None)
             if source is not None:
+                n = first.touching
                 start_box = next((b for b, k in source.halves() if k == n), source.box)
-                end_box = next((b for b, k in placed.halves() if k == n), placed.box)
-                links.append(Link(start_box, end_box, n))
-        laid.append(placed)
-        cursor += d * length
-        after_turn = False
+                end_box = next((b for b, k in first.halves() if k == n), first.box)
+                links.append(Link(start_box, end_box, n if n is not None else 0))
+        laid += part
     return laid, links

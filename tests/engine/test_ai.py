@@ -13,7 +13,7 @@ from engine.game import Game
 from engine.hand import Hand
 from engine.players import make_player
 from engine.rules import Rules
-from engine.simulate import play_hand
+from engine.simulate import decisions, play_hand
 from engine.views import view_of
 from tests.engine.playouts import CASES
 
@@ -164,17 +164,10 @@ def test_a_computer_player_reads_only_its_view(strength: str, preset: str, playe
     game = Game(Rules.from_preset(preset), players)
     seats = [make_player(strength, seed=s) for s in range(players)]
     game.start_hand(seed=11)
-    while game.hand is not None:
-        forced = game.forced_move()
-        if forced is not None:
-            game.apply(forced)
-            continue
-        seat = game.to_move
-        assert seat is not None
-        view = view_of(game, seat)
+    for view in decisions(game):
         logs, game.logs = game.logs, Poison()  # type: ignore[assignment]
         try:
-            move = seats[seat].choose(view)
+            move = seats[view.seat].choose(view)
         finally:
             game.logs = logs
         game.apply(move)

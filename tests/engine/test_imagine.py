@@ -12,26 +12,20 @@ from engine.ai.knowledge import Knowledge
 from engine.game import Game
 from engine.players import make_player
 from engine.rules import Rules
+from engine.simulate import decisions
 from engine.tiles import NUMBER_MASK, tiles_of
 from engine.train import TrainHand
-from engine.views import View, view_of
+from engine.views import View
 
 
-def decisions(preset: str, players: int, seed: int, options: dict | None = None):
-    """Every view a seat decides from in one hand between normal players."""
+def positions(preset: str, players: int, seed: int, options: dict | None = None):
+    """(game, view) at every decision of one hand between normal players."""
     game = Game(Rules.from_preset(preset, **(options or {})), players)
     seats = [make_player("normal", seed=s) for s in range(players)]
     game.start_hand(seed=seed)
-    while game.hand is not None:
-        forced = game.forced_move()
-        if forced is not None:
-            game.apply(forced)
-            continue
-        seat = game.to_move
-        assert seat is not None
-        view = view_of(game, seat)
+    for view in decisions(game):
         yield game, view
-        game.apply(seats[seat].choose(view))
+        game.apply(seats[view.seat].choose(view))
 
 
 @pytest.mark.parametrize(
@@ -47,7 +41,7 @@ def test_a_rebuilt_round_plays_like_the_real_one(preset: str, players: int, opti
     rng = random.Random(7)
     checked = 0
     for seed in range(3):
-        for game, view in decisions(preset, players, seed, options):
+        for game, view in positions(preset, players, seed, options):
             if view.engine is None or view.first_round:
                 continue
             real = game.logs[-1].state
@@ -75,7 +69,7 @@ def test_a_rebuilt_round_plays_like_the_real_one(preset: str, players: int, opti
 def test_an_imagined_line_deal_respects_counts_and_voids(preset: str, players: int) -> None:
     rng = random.Random(3)
     for seed in range(3):
-        for game, view in decisions(preset, players, seed):
+        for game, view in positions(preset, players, seed):
             if not view.placements:
                 continue
             knowledge = Knowledge.of(view)

@@ -56,3 +56,32 @@ def test_a_board_stays_small() -> None:
     """Every reference board encodes under 300 KB (what a chat uploads on each move)."""
     for path in HERE.glob("*.png"):
         assert path.stat().st_size < 300_000, path.name
+
+
+def test_the_room_picture_shows_no_hidden_tile() -> None:
+    """Two deals that differ only in tiles still hidden give the room the same picture."""
+    rules = Rules.from_preset("partnership")
+    game = Game(rules, 4)
+    game.start_hand(seed=5)
+    deal = [list(game.logs[-1].state.hand(s)) for s in range(4)]
+    opener = game.logs[-1].state.to_move
+    for _ in range(4):
+        game.apply(game.legal_moves()[0])
+    played = {m.tile for m in game.logs[-1].state.moves}
+    a = next(t for t in deal[1] if t not in played and not t.is_double)
+    b = next(t for t in deal[3] if t not in played and not t.is_double)
+    swapped = [list(h) for h in deal]
+    swapped[1][swapped[1].index(a)] = b
+    swapped[3][swapped[3].index(b)] = a
+    other = Game(rules, 4)
+    other.start_hand(deal=swapped, boneyard=[], opener=opener)
+    for move in game.logs[-1].state.moves:
+        other.apply(move)
+    table = Table(("Ana", "Beto", "Carla", "Diego"))
+    first = draw_board(view_of(game), table).tobytes()
+    assert first == draw_board(view_of(other), table).tobytes()
+    # and the seat whose hand changed does see the difference
+    assert (
+        draw_board(view_of(game, 1), table).tobytes()
+        != draw_board(view_of(other, 1), table).tobytes()
+    )
