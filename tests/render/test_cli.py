@@ -44,9 +44,8 @@ def test_bad_input_gets_one_clear_line(
 
 def test_a_corrupt_record_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.json"
-    bad.write_text(
-        '{"format": "domino-record/1", "players": ["a", "b", "c", "d"], "hands": [{"moves": ["x"]}]}'
-    )
+    players = '["a", "b", "c", "d"]'
+    bad.write_text(f'{{"players": {players}, "hands": [{{"moves": ["x"]}}]}}')
     assert main([str(bad), "--out", str(tmp_path / "x.png")]) == 2
     assert "hand 0" in capsys.readouterr().err
     bad.write_text("{not json")
