@@ -1,0 +1,58 @@
+"""Bring the database's schema up to this program's, at start.
+
+A database migrated by a newer program (a revision this one does not know) is refused
+with a message that says so, instead of running on a schema the code does not match.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from storage.errors import StorageError
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def alembic_config() -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+def head() -> str:
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
+    """Migrate to ``revision`` (default: this program's newest)."""
+    async with engine.begin() as connection:
+        await connection.run_sync(_upgrade, revision)
+
+
+async def current(engine: AsyncEngine) -> str | None:
+    async with engine.connect() as connection:
+        return await connection.run_sync(
+            lambda sync: MigrationContext.configure(sync).get_current_revision()
+        )
+
+
+def _upgrade(connection: Connection, revision: str) -> None:
+    config = alembic_config()
+    found = MigrationContext.configure(connection).get_current_revision()
+    known = {s.revision for s in ScriptDirectory.from_config(config).walk_revisions()}
+    if found is not None and found not in known:
+        raise StorageError(
+            f"the database's schema (revision {found}) is newer than this program knows"
+            f" (its newest is {head()}); run the newer program, or restore a backup"
+        )
+    config.attributes["connection"] = connection
+    command.upgrade(config, revision)

@@ -1,0 +1,142 @@
+"""Timers that live in the database: a warning, an automatic move, a lobby that expires,
+an idle game, the tournament clock. Each is due at a time and fires once: a process
+claims it (an update that only one process can win) before acting on it, and marks it
+fired afterwards. A claim left by a process that died is taken over after a while."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import delete, insert, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from storage.database import transaction
+from storage.schema import timers
+
+CLAIM_TIMEOUT = timedelta(minutes=2)  # a claim older than this was left by a dead process
+
+
+@dataclass(frozen=True)
+class Timer:
+    id: int
+    room_id: int
+    game_id: int | None
+    kind: str
+    due_at: datetime
+    version: int | None
+    payload: dict[str, Any]
+
+
+class TimerRepository:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+
+    async def set(
+        self,
+        room_id: int,
+        kind: str,
+        due_at: datetime,
+        game_id: int | None = None,
+        version: int | None = None,
+        payload: dict[str, Any] | None = None,
+    ) -> int:
+        """Set a timer; one of a kind per room: setting it again replaces the old one."""
+        async with transaction(self._engine) as db:
+            await db.execute(
+                delete(timers).where(
+                    timers.c.room_id == room_id, timers.c.kind == kind, timers.c.fired_at.is_(None)
+                )
+            )
+            timer_id = await db.scalar(
+                insert(timers)
+                .values(
+                    room_id=room_id,
+                    game_id=game_id,
+                    kind=kind,
+                    due_at=due_at,
+                    version=version,
+                    payload=payload or {},
+                )
+                .returning(timers.c.id)
+            )
+        assert timer_id is not None
+        return timer_id
+
+    async def cancel(self, room_id: int, *kinds: str) -> int:
+        """Cancel the room's pending timers (of ``kinds``, or all); how many."""
+        condition = (timers.c.room_id == room_id) & timers.c.fired_at.is_(None)
+        if kinds:
+            condition &= timers.c.kind.in_(kinds)
+        async with transaction(self._engine) as db:
+            result = await db.execute(delete(timers).where(condition))
+        return result.rowcount or 0
+
+    async def due(self, now: datetime, limit: int = 100) -> list[Timer]:
+        """Timers due by ``now`` that nobody holds (or whose holder died), soonest first."""
+        async with transaction(self._engine) as db:
+            rows = await db.execute(
+                select(timers)
+                .where(
+                    timers.c.fired_at.is_(None),
+                    timers.c.due_at <= now,
+                    or_(timers.c.claimed_at.is_(None), timers.c.claimed_at < now - CLAIM_TIMEOUT),
+                )
+                .order_by(timers.c.due_at, timers.c.id)
+                .limit(limit)
+            )
+            return [_timer(row) for row in rows]
+
+    async def next_due(self) -> datetime | None:
+        """When the soonest pending timer is due (to know how long to sleep)."""
+        async with transaction(self._engine) as db:
+            return await db.scalar(
+                select(timers.c.due_at)
+                .where(timers.c.fired_at.is_(None))
+                .order_by(timers.c.due_at)
+                .limit(1)
+            )
+
+    async def claim(self, timer_id: int, holder: str, now: datetime) -> bool:
+        """Take the timer for ``holder``; True for exactly one of the processes asking."""
+        async with transaction(self._engine) as db:
+            result = await db.execute(
+                update(timers)
+                .where(
+                    timers.c.id == timer_id,
+                    timers.c.fired_at.is_(None),
+                    or_(timers.c.claimed_at.is_(None), timers.c.claimed_at < now - CLAIM_TIMEOUT),
+                )
+                .values(claimed_by=holder, claimed_at=now)
+            )
+        return result.rowcount == 1
+
+    async def fired(self, timer_id: int, holder: str, now: datetime) -> bool:
+        """Mark the timer fired (only its holder can); False if it was taken over."""
+        async with transaction(self._engine) as db:
+            result = await db.execute(
+                update(timers)
+                .where(
+                    timers.c.id == timer_id,
+                    timers.c.claimed_by == holder,
+                    timers.c.fired_at.is_(None),
+                )
+                .values(fired_at=now)
+            )
+        return result.rowcount == 1
+
+    async def pending(self, room_id: int) -> list[Timer]:
+        async with transaction(self._engine) as db:
+            rows = await db.execute(
+                select(timers)
+                .where(timers.c.room_id == room_id, timers.c.fired_at.is_(None))
+                .order_by(timers.c.due_at)
+            )
+            return [_timer(row) for row in rows]
+
+
+def _timer(row: Any) -> Timer:
+    return Timer(
+        row.id, row.room_id, row.game_id, row.kind, row.due_at, row.version, dict(row.payload)
+    )
