@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import Integer, and_, case, cast, func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -12,7 +12,16 @@ from storage.database import transaction
 from storage.results import conservative
 from storage.schema import game_results, ratings, users
 
-PERIODS = {"week": 7, "month": 30, "all": None}
+PERIODS = {"week": 7, "month": 30, "all": None}  # days back, None: all time
+
+
+def period_start(period: str, now: datetime) -> datetime | None:
+    """Where a leaderboard period begins (None: all time). Unknown periods raise
+    ValueError naming the known ones."""
+    if period not in PERIODS:
+        raise ValueError(f"unknown period '{period}'; choose from {', '.join(PERIODS)}")
+    days = PERIODS[period]
+    return None if days is None else now - timedelta(days=days)
 
 
 @dataclass(frozen=True)

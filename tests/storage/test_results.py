@@ -8,6 +8,7 @@ import pytest
 
 from storage.privacy import FORGOTTEN_NAME
 from storage.results import SeatResult
+from storage.stats import period_start
 from storage.store import Store
 from tests.storage.conftest import NOW
 
@@ -108,7 +109,12 @@ async def test_leaderboards_by_period_and_preset_and_pairs(
     await partnership(store, room, community, users, 0, NOW - timedelta(days=20))
     await partnership(store, room, community, users, 0, NOW - timedelta(days=2))
     await partnership(store, room, community, users, 1, NOW - timedelta(days=1))
-    week = await store.stats.leaderboard(community, since=NOW - timedelta(days=7))
+    week = await store.stats.leaderboard(community, since=period_start("week", NOW))
+    month = await store.stats.leaderboard(community, since=period_start("month", NOW))
+    assert {s.games for s in month} == {3}
+    assert period_start("all", NOW) is None
+    with pytest.raises(ValueError, match="week, month, all"):
+        period_start("year", NOW)
     assert {s.user_id: s.games for s in week} == {ana: 2, beto: 2, carla: 2, diego: 2}
     every = await store.stats.leaderboard(community, preset="partnership")
     assert {s.user_id: s.wins for s in every} == {ana: 2, carla: 2, beto: 1, diego: 1}
