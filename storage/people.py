@@ -78,6 +78,29 @@ class PeopleRepository:
                 continue
         return await self.user(platform, platform_id, name, now, locale)
 
+    async def find(self, platform: str, platform_id: str) -> User | None:
+        """The user with this platform id, if known."""
+        async with transaction(self._engine) as db:
+            row = (
+                await db.execute(
+                    select(users).where(
+                        users.c.platform == platform, users.c.platform_id == platform_id
+                    )
+                )
+            ).first()
+        if row is None:
+            return None
+        return User(row.id, row.platform, row.platform_id, row.name, row.locale, row.forgotten)
+
+    async def community_by_id(self, community_id: int) -> Community:
+        async with transaction(self._engine) as db:
+            row = (
+                await db.execute(select(communities).where(communities.c.id == community_id))
+            ).first()
+        if row is None:
+            raise NotFound(f"there is no community {community_id}")
+        return Community(row.id, row.platform, row.platform_id, row.name, row.locale)
+
     async def user_by_id(self, user_id: int) -> User:
         async with transaction(self._engine) as db:
             row = (await db.execute(select(users).where(users.c.id == user_id))).first()

@@ -30,12 +30,7 @@ async def forget(engine: AsyncEngine, user_id: int) -> int:
             seats = [i for i, seat in enumerate(row.seats) if seat.get("user") == user_id]
             if not seats:
                 continue
-            snapshot = dict(row.snapshot)
-            names = list(snapshot.get("players", []))
-            for i in seats:
-                if i < len(names):
-                    names[i] = FORGOTTEN_NAME
-            snapshot["players"] = names
+            snapshot = _renamed(dict(row.snapshot), seats)
             new_seats = [
                 {k: v for k, v in seat.items() if k != "name"} if i in seats else seat
                 for i, seat in enumerate(row.seats)
@@ -47,3 +42,17 @@ async def forget(engine: AsyncEngine, user_id: int) -> int:
             )
             changed += 1
     return changed
+
+
+def _renamed(snapshot: dict, seats: list[int]) -> dict:
+    """The snapshot with the names of ``seats`` replaced: a record's "players", or the
+    record kept under "record" with the service's own notes beside it."""
+    if isinstance(snapshot.get("record"), dict):
+        snapshot["record"] = _renamed(dict(snapshot["record"]), seats)
+        return snapshot
+    names = list(snapshot.get("players", []))
+    for i in seats:
+        if i < len(names):
+            names[i] = FORGOTTEN_NAME
+    snapshot["players"] = names
+    return snapshot

@@ -21,7 +21,7 @@ from sqlalchemy import and_, delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from storage.database import transaction
-from storage.schema import game_results, hand_results, ratings
+from storage.schema import game_results, games, hand_results, ratings
 
 WINDOW = timedelta(days=365)
 MODEL = PlackettLuce()
@@ -137,6 +137,18 @@ class ResultRepository:
             for community_id, family in groups:
                 await _replay(db, community_id, family, now)
         return result.rowcount or 0
+
+    async def unrecorded(self, limit: int = 20) -> list[int]:
+        """Finished games with no results written (oldest first)."""
+        written = select(game_results.c.game_id).where(game_results.c.game_id == games.c.id)
+        async with transaction(self._engine) as db:
+            rows = await db.execute(
+                select(games.c.id)
+                .where(games.c.status == "finished", ~written.exists())
+                .order_by(games.c.id)
+                .limit(limit)
+            )
+            return [row.id for row in rows]
 
     async def rating(self, community_id: int, user_id: int, family: str) -> float | None:
         async with transaction(self._engine) as db:

@@ -1,0 +1,80 @@
+"""The table and a hand in words: the console prints these, and the platforms use them
+as captions and as text for screen readers. Drawn from views only."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.i18n import tr
+from engine.moves import MEXICAN, Move
+from engine.views import View
+from render.keys import move_keys
+
+
+def move_words(lang: str, move: Move, names: Sequence[str]) -> str:
+    """A move as players say it: "6-4 on 6-6", "6-4 on Ana's train", "pass"."""
+    if move.tile is None:
+        return {
+            "pass": tr(lang, "pass"),
+            "draw": tr(lang, "draw"),
+            "end": tr(lang, "end the turn"),
+        }.get(move.action.value, move.action.value)
+    if move.train is not None:
+        if move.train == MEXICAN:
+            return tr(lang, "{tile} on the Mexican train", tile=move.tile)
+        owner = names[move.train] if move.train < len(names) else str(move.train)
+        return tr(lang, "{tile} on {name}'s train", tile=move.tile, name=owner)
+    if move.on is None:
+        return str(move.tile)
+    if move.side is not None:
+        side = tr(lang, "half") if move.side.value == "half" else tr(lang, "flank")
+        return tr(lang, "{tile} on {on} ({side})", tile=move.tile, on=move.on, side=side)
+    return tr(lang, "{tile} on {on}", tile=move.tile, on=move.on)
+
+
+def describe_table(view: View, names: Sequence[str], lang: str) -> str:
+    lines: list[str] = []
+    if view.trains:
+        engine = str(view.engine) if view.engine is not None else "-"
+        lines.append(tr(lang, "Engine: {engine}", engine=engine))
+        for train in view.trains:
+            owner = (
+                tr(lang, "Mexican train")
+                if train.owner is None
+                else names[train.owner]
+                if train.owner < len(names)
+                else str(train.owner)
+            )
+            tiles = " ".join(str(t) for t in train.tiles) or "·"
+            marker = " *" if train.marked and train.owner is not None else ""
+            ends = "/".join(str(n) for n in train.ends)
+            lines.append(f"  {owner}{marker}: {tiles}  → {ends}")
+        for _, double in view.unsatisfied:
+            lines.append(tr(lang, "Double {tile} waits for a tile.", tile=double))
+    elif view.placements:
+        lines.append(
+            tr(lang, "Table: {tiles}", tiles=" ".join(str(p.tile) for p in view.placements))
+        )
+        ends = sorted({side.number for side in view.open_sides})
+        lines.append(tr(lang, "Open ends: {ends}", ends=", ".join(str(n) for n in ends)))
+        if view.count is not None:
+            lines.append(tr(lang, "Count: {count}", count=view.count))
+    else:
+        lines.append(tr(lang, "The table is empty."))
+    counts = ", ".join(
+        f"{names[s] if s < len(names) else s}: {n}" for s, n in enumerate(view.tile_counts)
+    )
+    lines.append(tr(lang, "Tiles in hand: {counts}", counts=counts))
+    if view.rules.has_boneyard or view.trains:
+        lines.append(tr(lang, "Boneyard: {n}", n=view.boneyard))
+    return "\n".join(lines)
+
+
+def describe_hand(view: View, names: Sequence[str], lang: str) -> str:
+    tiles = " ".join(str(t) for t in view.hand) or "·"
+    lines = [tr(lang, "Your tiles: {tiles}", tiles=tiles)]
+    if view.legal_moves:
+        lines.append(tr(lang, "You can play:"))
+        for key, move in move_keys(view.legal_moves):
+            lines.append(f"  {key}) {move_words(lang, move, names)}")
+    return "\n".join(lines)

@@ -1,0 +1,175 @@
+"""Results into storage when a game ends, and the leaderboard and records out of it."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import TYPE_CHECKING
+
+from bot import texts
+from bot.i18n import tr
+from bot.model import Picture, Say
+from engine.game import Game
+from engine.rules import PRESETS, Rules
+from render.sheets import Standing as Line
+from render.sheets import draw_leaderboard
+from storage.results import SeatResult
+from storage.stats import period_start
+from storage.store import Store
+
+if TYPE_CHECKING:
+    from bot.service import Context, Loaded
+
+FAMILIES = {
+    "partnership": "partnership",
+    "individual": "line",
+    "divisor": "divisor",
+    "train": "train",
+}
+
+
+def family_of(rules: Rules) -> str:
+    return FAMILIES[rules.family]
+
+
+async def record_results(
+    store: Store, ctx: Context, loaded: Loaded, game: Game
+) -> dict[int, tuple[float, float]]:
+    """Write the finished game's results; rating changes by user id."""
+    outcome = game.outcome
+    assert outcome is not None
+    scores = list(outcome.scores)
+    lower_wins = game.rules.family == "train"
+    order = sorted(range(len(scores)), key=lambda s: scores[s] if lower_wins else -scores[s])
+    rank = {side: position + 1 for position, side in enumerate(order)}
+    rank = {side: 1 if side == outcome.winner else max(2, r) for side, r in rank.items()}
+    seats = []
+    for seat, info in enumerate(loaded.seats[: game.players]):
+        side = game.side_of(seat)
+        partner = None
+        if game.rules.teams:
+            partner = loaded.seats[(seat + 2) % 4].user
+        seats.append(
+            SeatResult(
+                seat=seat,
+                user_id=info.user,
+                bot=info.bot if info.user is None else None,
+                team=side,
+                rank=rank[side],
+                won=side == outcome.winner,
+                points_for=scores[side],
+                points_against=sum(scores) - scores[side],
+                partner_id=partner,
+            )
+        )
+    hands = []
+    for log in game.logs:
+        result = log.result
+        if result is None:
+            continue
+        hands.append(
+            [
+                (result.points[game.side_of(s)], game.side_of(s) == result.winner)
+                for s in range(game.players)
+            ]
+        )
+    changes = await store.results.record_game(
+        loaded.row.id,
+        ctx.community.id,
+        game.rules.preset,
+        family_of(game.rules),
+        seats,
+        hands,
+        ctx.now,
+    )
+    return {c.user_id: (c.before, c.after) for c in changes}
+
+
+async def leaderboard(store: Store, ctx: Context) -> None:
+    from bot.service import Refusal
+
+    preset, period = None, "all"
+    for arg in ctx.command.args:
+        if arg in PRESETS:
+            preset = arg
+        elif arg in ("week", "month", "all"):
+            period = arg
+        else:
+            raise Refusal(texts.BAD_PERIOD)
+    family = family_of(Rules.from_preset(preset)) if preset else None
+    since = period_start(period, ctx.now)
+    standings = await store.stats.leaderboard(ctx.community.id, preset, since, family)
+    if not standings:
+        ctx.say(texts.NO_RESULTS)
+        return
+    anonymous = tr(ctx.lang, "(anonymous)")
+    lines = [
+        f"{i}. {s.name or anonymous}: {s.wins}/{s.games}"
+        + (f" · {s.rating:.1f}" if s.rating is not None else "")
+        for i, s in enumerate(standings, 1)
+    ]
+    title = tr(ctx.lang, "Leaderboard")
+    rows = [Line(s.name or anonymous, s.games, s.wins, s.rating) for s in standings]
+    png = await asyncio.to_thread(
+        _png, title, rows, ctx.room.settings.get("theme", "classic"), ctx.lang
+    )
+    ctx.effects.append(Picture(png, title + "\n" + "\n".join(lines)))
+
+
+def _png(title: str, rows: list[Line], theme: str, lang: str) -> bytes:
+    out = io.BytesIO()
+    draw_leaderboard(title, rows, theme, lang).save(out, format="PNG")
+    return out.getvalue()
+
+
+async def player_stats(store: Store, ctx: Context) -> None:
+    user_id = ctx.user.id
+    name = ctx.person.name
+    if ctx.command.args:
+        wanted = ctx.command.args[0].lstrip("@")
+        found = await store.people.find(ctx.command.place.platform, wanted)
+        if found is None:
+            from bot.service import Refusal
+
+            raise Refusal(texts.UNKNOWN_PLAYER, name=wanted)
+        user_id, name = found.id, found.name or tr(ctx.lang, "(anonymous)")
+    record = await store.stats.player(ctx.community.id, user_id)
+    if not record.games:
+        ctx.say(texts.NO_GAMES_YET, name=name)
+        return
+    lines = [
+        tr(
+            ctx.lang,
+            "{name}: {games} games, {wins} won; points {for_} for, {against} against.",
+            name=name,
+            games=record.games,
+            wins=record.wins,
+            for_=record.points_for,
+            against=record.points_against,
+        ),
+        tr(
+            ctx.lang,
+            "Streak: {current} now, {best} at best.",
+            current=record.current_streak,
+            best=record.best_streak,
+        ),
+    ]
+    if record.best_partner_name:
+        lines.append(
+            tr(
+                ctx.lang,
+                "Best partner: {partner} ({wins} wins together).",
+                partner=record.best_partner_name,
+                wins=record.best_partner_wins,
+            )
+        )
+    for family, rating in sorted(record.ratings.items()):
+        lines.append(
+            tr(
+                ctx.lang,
+                "Rating ({family}): {rating}",
+                family=tr(ctx.lang, family),
+                rating=f"{rating:.1f}",
+            )
+        )
+    ctx.effects.append(Say("\n".join(lines)))

@@ -1,0 +1,256 @@
+"""What the bot says: message ids (English, translated in bot/locales/) and the longer
+texts made of them (summaries, help, rules, settings)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from bot.i18n import N_, tr
+from engine.game import Game
+from engine.moves import Action, Move
+from engine.outcome import HandResult
+from engine.rules import PRESETS, Rules
+from render.keys import move_keys
+
+COMMANDS = (
+    "new", "join", "leave", "add_ai", "kick", "begin", "play", "draw", "pass", "end",
+    "hand", "board", "score", "cancel", "top", "stats", "rules", "settings", "export",
+    "help", "next", "forget", "timer",
+)  # fmt: skip
+
+DATABASE_DOWN = N_("The database is not answering. Nothing was changed; try again in a moment.")
+NOTHING_CHANGED = N_("Something went wrong on our side. Nothing was changed; try again.")
+BUSY = N_("The table is busy. Try again in a moment.")
+UNKNOWN_COMMAND = N_("I do not know the command '{command}'. Try /help.")
+NO_GAME = N_("There is no game in this room. Open one with /new.")
+NOT_BEGUN = N_("The game has not begun yet. Join with /join; the creator starts with /begin.")
+STALE = N_("That button belongs to an earlier moment of the game. Here is how things are now.")
+ALREADY_OPEN = N_("A game is already open here. Join it with /join, or end it with /cancel.")
+BAD_TARGET = N_("'{text}' is not a number of points.")
+UNKNOWN_PRESET = N_("There is no game called '{preset}'. The games are: {presets}.")
+BAD_OPTIONS = N_("The room's options do not fit {preset}; change them with /settings.")
+LOBBY_OPEN = N_("New game of {preset}. Who plays?")
+LOBBY = N_("Game of {preset}:")
+LOBBY_NEEDS = N_("It takes {least} to {most} players. Join, or add computers.")
+LOBBY_READY = N_("Ready: the creator can begin.")
+BACK = N_("{name} is back at the table.")
+ALREADY_BEGUN = N_("The game has already begun.")
+ALREADY_SEATED = N_("You already sit in seat {seat}.")
+TABLE_FULL = N_("Every seat is taken.")
+SEAT_TAKEN = N_("Seat {seat} is taken.")
+BAD_SEAT = N_("'{text}' is not a seat; choose from 1 to {most}.")
+NOT_SEATED = N_("You have no seat in this game.")
+LOBBY_CLOSED = N_("Everybody left; the game is closed.")
+LEFT = N_("{name} left the table; a computer player takes the seat until they /join again.")
+BAD_STRENGTH = N_("'{text}' is not a computer player; choose easy, normal or hard.")
+KICK_WHICH = N_("Which seat? For example: /kick 3")
+KICK_ONLY_COMPUTERS = N_("Seat {seat} is not a computer player; only those can be removed.")
+CREATOR_ONLY = N_("Only the player who opened the game can do that.")
+NEED_PLAYERS = N_(
+    "It takes at least {least} players. Add computers, or begin with empty seats filled: /begin fill"
+)
+BEGUN = N_("The game of {preset} begins. Good luck!")
+CANCEL_WHO = N_("Only the player who opened the game, or a room admin, can cancel it.")
+CANCELLED = N_("{name} cancelled the game. It counts for nobody.")
+CANNOT_DRAW = N_("You cannot draw now.")
+CANNOT_PASS = N_("You cannot pass: you have a tile to play.")
+CANNOT_END = N_("There is no turn to end now.")
+AWAY = N_("A computer player has your seat after your timeouts. Use /join to take it back.")
+BETWEEN_HANDS = N_("The hand is over; the next one starts in a moment (or press Next hand).")
+GAME_OVER = N_("The game is over.")
+NOT_YOUR_TURN = N_("It is {name}'s turn, not yours.")
+PLAY_WHAT = N_("Which tile? For example: /play 6-4, or /play 6-4 on 6-6")
+BAD_MOVE = N_("'{text}' is not a move. Write a tile like 6-4, or 6-4 on 6-6.")
+CANNOT_DO = N_("You cannot do '{text}' now.")
+NOT_YOUR_TILE = N_("You do not have {tile}.")
+DOES_NOT_FIT = N_("{tile} does not go there. You can play: {moves}")
+WHERE = N_("Where does {tile} go?")
+CHOOSE_ONE = N_("Choose one of the places above.")
+YOUR_TURN = N_("{name}, your turn ({seconds} s).")
+HAND_GOING = N_("The hand is still being played.")
+NEW_HAND = N_("Hand {number}.")
+EXPORTED = N_("The game record (python -m engine replay reads it).")
+ADMINS_ONLY = N_("Only room admins can change the settings.")
+SETTINGS_HOW = N_("Write the setting and its value, for example: /settings language en")
+SETTING_CHANGED = N_("Setting {name} is now {value}.")
+BAD_LANGUAGE = N_("The languages are: {languages}.")
+BAD_THEME = N_("The themes are: {themes}.")
+BAD_TIMEOUT = N_("The turn timeout is a number of seconds from 15 to 86400.")
+UNKNOWN_SETTING = N_(
+    "There is no setting '{name}'. Settings: preset, language, theme, turn_timeout, numerals."
+)
+FORGET_ASK = N_(
+    "This erases your name from this bot: leaderboards will show your results without it. Are you sure?"
+)
+FORGOTTEN = N_("Done: your name is gone. Your results stay, anonymous.")
+LOBBY_EXPIRED = N_("Nobody began the game in time; it is closed.")
+IDLE_ENDED = N_("The game was left idle for too long; it is closed without a result.")
+CLOCK_UP = N_("Time is up on the game clock.")
+HURRY = N_("{name}, {seconds} seconds left to play.")
+TIMED_OUT = N_("{name} ran out of time: {move} was played for them.")
+TAKEN_OVER = N_("{name} timed out too often; a computer player takes the seat. /join to come back.")
+DEFAULTS = N_("This room uses the defaults. Admins change them with /settings <name> <value>.")
+NO_RESULTS = N_("No games finished here yet.")
+BAD_PERIOD = N_("The periods are: week, month, all.")
+UNKNOWN_PLAYER = N_("I do not know {name} here.")
+NO_GAMES_YET = N_("{name} has no finished games here yet.")
+_FAMILY_NAMES = (N_("partnership"), N_("line"), N_("divisor"), N_("train"))
+
+_PRESET_NAMES = {
+    "partnership": N_("partnership dominoes"),
+    "tournament_pr": N_("Puerto Rico tournament"),
+    "block": N_("block dominoes"),
+    "draw": N_("draw dominoes"),
+    "all_fives": N_("all fives"),
+    "fido12": N_("fido 12"),
+    "fido18": N_("fido 18"),
+    "mexican_train": N_("Mexican Train"),
+}
+_RULES = {
+    "partnership": N_(
+        "Four players in two teams, partners opposite, seven tiles each, no boneyard. The highest double opens the first hand, the winner opens the next. The team that goes out scores; a blocked hand goes to the team with fewer pips. First to the target wins."
+    ),
+    "tournament_pr": N_(
+        "Puerto Rico tournament rules: partnership play to 200 with a game clock; when time is up, the hand in play decides."
+    ),
+    "block": N_(
+        "Two to four players, each for themselves; the remaining tiles stay out. Who cannot play passes. The player who goes out scores the others' pips."
+    ),
+    "draw": N_(
+        "Two to four players; who cannot play draws from the boneyard until they can. The player who goes out scores the others' pips."
+    ),
+    "all_fives": N_(
+        "All fives: every double lies crosswise and opens four ways. After each play, if the open ends add up to a multiple of 5, the player scores that many fifths."
+    ),
+    "fido12": N_("Fido with the double-12 set: like all fives, scoring multiples of 7."),
+    "fido18": N_("Fido with the double-18 set: like all fives, scoring multiples of 11."),
+    "mexican_train": N_(
+        "Mexican Train: 13 rounds from the double-12 engine down. Build your own train, the Mexican train, and any train with a marker. A double must be satisfied. Fewest pips over all rounds wins."
+    ),
+}
+_STRENGTH = (N_("easy"), N_("normal"), N_("hard"))
+_HELP = {
+    "none": N_(
+        "No game here. /new [game] [points] opens one; /rules explains a game; /top shows the leaderboard; /stats your record; /settings the room's defaults."
+    ),
+    "lobby": N_(
+        "A game is waiting for players: /join [seat] to sit, /leave to stand up, /add_ai [easy|normal|hard] and /kick <seat> for computer players, /begin (or /begin fill) to start, /cancel to close it."
+    ),
+    "playing": N_(
+        "A game is on: /hand shows your tiles and moves, /play <tile> [on <tile>] plays, /draw and /pass when you must, /board and /score show the table and the sheet, /export the record, /cancel ends it."
+    ),
+}
+
+
+def preset_name(lang: str, preset: str) -> str:
+    return tr(lang, _PRESET_NAMES.get(preset, preset))
+
+
+def keyed(moves: Sequence[Move]) -> list[tuple[str, Move]]:
+    return move_keys(moves)
+
+
+def move_line(lang: str, name: str, words: str, move: Move) -> str:
+    if move.action is Action.PASS:
+        return tr(lang, "{name} passes.", name=name)
+    if move.action is Action.DRAW:
+        return tr(lang, "{name} draws.", name=name)
+    if move.action is Action.END:
+        return tr(lang, "{name} ends the turn.", name=name)
+    return tr(lang, "{name} plays {move}.", name=name, move=words)
+
+
+def side_names(game: Game, names: Sequence[str]) -> list[str]:
+    if game.rules.teams:
+        return [f"{names[0]} / {names[2]}", f"{names[1]} / {names[3]}"]
+    return list(names)
+
+
+def hand_summary(lang: str, game: Game, result: HandResult | None, names: Sequence[str]) -> str:
+    if result is None:
+        return ""
+    sides = side_names(game, names)
+    if result.end == "void":
+        head = tr(lang, "The hand is void: the game clock ran out.")
+    elif result.winner is None:
+        head = tr(lang, "Blocked hand, tied: nobody scores.")
+    elif result.end == "domino":
+        head = tr(lang, "Domino! {side} wins the hand.", side=sides[result.winner])
+    else:
+        head = tr(lang, "Blocked! {side} wins the hand.", side=sides[result.winner])
+    lines = [head]
+    for side, points in enumerate(result.points):
+        if points:
+            lines.append(tr(lang, "{side}: {points} points", side=sides[side], points=points))
+    lines.append(score_text(lang, game, names))
+    return "\n".join(lines)
+
+
+def score_text(lang: str, game: Game, names: Sequence[str]) -> str:
+    sides = side_names(game, names)
+    scores = ", ".join(f"{sides[i]} {s}" for i, s in enumerate(game.live_scores))
+    target = game.rules.target
+    if target:
+        return tr(lang, "Score: {scores} (to {target}).", scores=scores, target=target)
+    return tr(lang, "Score: {scores}.", scores=scores)
+
+
+def game_summary(
+    lang: str,
+    game: Game,
+    names: Sequence[str],
+    changes: dict[int, tuple[float, float]],
+    seats: Sequence[Any],
+) -> str:
+    outcome = game.outcome
+    assert outcome is not None
+    sides = side_names(game, names)
+    lines = [tr(lang, "Game over: {side} wins!", side=sides[outcome.winner])]
+    lines.append(score_text(lang, game, names))
+    for seat, info in enumerate(seats[: game.players]):
+        if info.user in changes:
+            before, after = changes[info.user]
+            lines.append(
+                tr(
+                    lang,
+                    "{name}: rating {before} → {after}",
+                    name=names[seat],
+                    before=f"{before:.1f}",
+                    after=f"{after:.1f}",
+                )
+            )
+    return "\n".join(lines)
+
+
+def record_bytes(record: dict[str, Any]) -> bytes:
+    return (json.dumps(record, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+
+def rules_text(lang: str, preset: str) -> str:
+    rules = Rules.from_preset(preset)
+    head = preset_name(lang, preset)
+    players = (
+        tr(lang, "{n} players", n=rules.min_players)
+        if rules.min_players == rules.max_players
+        else tr(lang, "{least} to {most} players", least=rules.min_players, most=rules.max_players)
+    )
+    return f"{head} ({players})\n{tr(lang, _RULES[preset])}"
+
+
+def help_text(lang: str, state: str) -> str:
+    return tr(lang, _HELP.get(state, _HELP["none"]))
+
+
+def settings_text(lang: str, settings: dict[str, Any]) -> str:
+    if not settings:
+        return tr(
+            lang, "This room uses the defaults. Admins change them with /settings <name> <value>."
+        )
+    shown = ", ".join(f"{k}={v}" for k, v in sorted(settings.items()))
+    return tr(lang, "Room settings: {settings}", settings=shown)
+
+
+def presets() -> list[str]:
+    return sorted(PRESETS)

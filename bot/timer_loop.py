@@ -1,0 +1,54 @@
+"""Fires the timers stored in the database when they fall due, in whichever process
+claims each one first; effects go to the adapter of the timer's room. Started with the
+bot, it first fires everything that fell due while no process was running."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.model import Effect, Place
+from bot.service import GameService
+from storage.errors import StorageError
+
+log = logging.getLogger(__name__)
+
+Deliver = Callable[[Place, list[Effect]], Awaitable[None]]
+POLL_SECONDS = 1.0
+
+
+class TimerLoop:
+    def __init__(self, service: GameService, deliver: Deliver, poll: float = POLL_SECONDS) -> None:
+        self.service = service
+        self.deliver = deliver
+        self.poll = poll
+
+    async def run(self) -> None:
+        while True:
+            try:
+                await self.tick()
+            except StorageError as error:  # the database is away: try again shortly
+                log.warning("timers: %s", error)
+            except Exception:
+                log.exception("timers: a tick failed")
+            await asyncio.sleep(self.poll)
+
+    async def tick(self) -> int:
+        """Fire every timer due now; how many this process fired."""
+        store, service = self.service.store, self.service
+        await service.settle()
+        fired = 0
+        now = service.clock()
+        for timer in await store.timers.due(now):
+            if not await store.timers.claim(timer.id, service.holder, now):
+                continue  # another process has it
+            room = await store.people.room_by_id(timer.room_id)
+            community = await store.people.community_by_id(room.community_id)
+            place = Place(community.platform, community.platform_id, room.platform_id)
+            effects = await service.fire(timer, place)
+            await store.timers.fired(timer.id, service.holder, service.clock())
+            fired += 1
+            if effects:
+                await self.deliver(place, effects)
+        return fired
