@@ -10,7 +10,7 @@ from bot.service import GameService
 from bot.timer_loop import TimerLoop
 from storage.store import Store
 
-PLACE = Place("console", "local", "mesa", "Casa", "es")
+PLACE = Place("console", "local", "mesa", "Casa", "en")
 
 
 @dataclass
