@@ -44,6 +44,15 @@ IDLE_HOURS = 24  # a game nobody touches ends itself
 NEXT_HAND_SECONDS = 8  # the pause between hands, unless someone presses "next"
 WARNING_SHARE = 3  # the warning comes when a third of the turn is left
 TRIES = 3  # attempts at a command that lost a race with another process
+# Words players type in Spanish or Portuguese, read as the commands' own words.
+ALIASES = {
+    "en": "on", "em": "on", "sobre": "on", "mexicano": "mexican",
+    "facil": "easy", "fácil": "easy", "dificil": "hard", "difícil": "hard",
+    "semana": "week", "mes": "month", "mês": "month", "todo": "all", "tudo": "all",
+    "paso": "pass", "pase": "pass", "passo": "pass", "robo": "draw", "robar": "draw",
+    "comprar": "draw", "mitad": "half", "metade": "half", "costado": "flank", "flanco": "flank",
+    "llenar": "fill", "preencher": "fill",
+}  # fmt: skip
 
 
 @dataclass
@@ -99,9 +108,11 @@ class GameService:
         store: Store,
         clock: Callable[[], datetime] = utcnow,
         holder: str | None = None,
+        seeds: Callable[[], int] = lambda: secrets.randbits(62),
     ) -> None:
         self.store = store
         self.clock = clock
+        self.seeds = seeds  # each hand's deal (tests pass a seeded source)
         self.holder = holder or f"pid-{os.getpid()}-{secrets.token_hex(3)}"
         self._locks: dict[int, asyncio.Lock] = {}
         self._games: dict[int, tuple[int, Game]] = {}  # game id: (version, game)
@@ -153,6 +164,9 @@ class GameService:
         return Context(command, community, room, user, lang, own, now)
 
     async def _dispatch(self, ctx: Context) -> None:
+        args = tuple(ALIASES.get(a.lower(), a) for a in ctx.command.args)
+        if args != ctx.command.args:
+            ctx.command = replace(ctx.command, args=args)
         action = ctx.command.action
         handler = getattr(self, f"_do_{action}", None)
         if handler is None or action not in texts.COMMANDS:
@@ -450,7 +464,7 @@ class GameService:
         loaded.seats = seated
         game = Game(rules, len(seated))
         game.started_at = ctx.now.timestamp()
-        game.start_hand(seed=secrets.randbits(62))
+        game.start_hand(seed=self.seeds())
         loaded.game = game
         loaded.meta["started_at"] = game.started_at
         await self.store.timers.cancel(ctx.room.id, "lobby")
@@ -754,7 +768,7 @@ class GameService:
             raise Refusal(texts.HAND_GOING)
         if game.outcome is not None:
             raise Refusal(texts.GAME_OVER)
-        game.start_hand(seed=secrets.randbits(62))
+        game.start_hand(seed=self.seeds())
         ctx.say(texts.NEW_HAND, number=len(game.logs))
         await self._progress(ctx, loaded, fresh_hand=True)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -24,6 +26,12 @@ class Clock:
         self.now += timedelta(seconds=seconds)
 
 
+def seeded(seed: int = 7) -> Callable[[], int]:
+    """Deals that repeat from run to run."""
+    rng = random.Random(seed)
+    return lambda: rng.randrange(1 << 62)
+
+
 @dataclass
 class Room:
     service: GameService
@@ -34,7 +42,7 @@ class Room:
     @staticmethod
     async def open(store: Store, clock: Clock | None = None) -> Room:
         clock = clock or Clock()
-        return Room(GameService(store, clock=clock), clock)
+        return Room(GameService(store, clock=clock, seeds=seeded()), clock)
 
     def person(self, name: str, admin: bool = False, locale: str | None = None) -> Person:
         return Person(name.lower(), name, locale, admin)

@@ -11,7 +11,7 @@ from bot.model import Board, Hand, Say
 from bot.service import GameService
 from engine.tiles import set_tiles
 from storage.store import Store
-from tests.bot.driver import Clock, Room, boards, hands_for, private_to
+from tests.bot.driver import Clock, Room, boards, hands_for, private_to, seeded
 
 GAMES = [
     ("partnership", ["Ana"], "30"),
@@ -140,8 +140,8 @@ async def test_a_stale_button_is_refused(store: Store) -> None:
 async def test_two_presses_at_once_apply_one_move(store: Store) -> None:
     """Two processes (two services on one database) get the same press at once."""
     clock = Clock()
-    one = Room(GameService(store, clock=clock), clock)
-    two = Room(GameService(store, clock=clock), clock)
+    one = Room(GameService(store, clock=clock, seeds=seeded()), clock)
+    two = Room(GameService(store, clock=clock, seeds=seeded()), clock)
     await one.say("Ana", "/new draw")
     await one.say("Beto", "/join")
     await one.say("Ana", "/begin")
@@ -157,14 +157,14 @@ async def test_two_presses_at_once_apply_one_move(store: Store) -> None:
 
 async def test_a_restarted_service_continues_with_its_timers(store: Store) -> None:
     clock = Clock()
-    room = Room(GameService(store, clock=clock), clock)
+    room = Room(GameService(store, clock=clock, seeds=seeded()), clock)
     await room.say("Ana", "/new draw")
     await room.say("Beto", "/join")
     await room.say("Ana", "/settings turn_timeout 30", admin=True)
     await room.say("Ana", "/begin")
     before = await store.games.active_in(1)
     # the process restarts: a new service on the same database, nothing in memory
-    room = Room(GameService(store, clock=clock), clock)
+    room = Room(GameService(store, clock=clock, seeds=seeded()), clock)
     clock.advance(21)
     warned = await room.tick()
     assert any(isinstance(e, Say) and e.mention for e in warned)
@@ -188,3 +188,21 @@ async def test_an_unbegun_lobby_closes_itself(store: Store) -> None:
     said = await room.tick()
     assert any(isinstance(e, Say) and "closed" in e.text for e in said)
     assert await store.games.active_in(1) is None
+
+
+async def test_moves_typed_in_spanish_or_portuguese(store: Store) -> None:
+    room = await Room.open(store)
+    await room.say("Ana", "/new draw")
+    await room.say("Ana", "/add_ai difícil")
+    await room.say("Ana", "/begin")
+    hand = [h for h in room.log if isinstance(h, Hand) and h.buttons][-1]
+    for _ in range(40):  # to a turn where a tile goes on another
+        hand = [h for h in room.log if isinstance(h, Hand) and h.buttons][-1]
+        move = next((m for m in hand.view.legal_moves if m.on is not None), None)
+        if move is not None:
+            break
+        await room.press("Ana", hand.buttons[0])
+    assert move is not None
+    typed = move.action_text().replace(" on ", " sobre ")
+    effects = await room.say("Ana", f"/play {typed}")
+    assert boards(effects), effects
