@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 .PHONY: run test bench lint clean
 
 run: $(VENV)/.run
-	$(BIN)/python -m engine demo
+	$(BIN)/python -m bot
 
 test: $(VENV)/.test
 	$(BIN)/python -m ruff check .

@@ -1,0 +1,147 @@
+"""The console room: a chat room in the terminal on the real service and storage.
+
+Type the same commands as on the platforms (``/new``, ``/join``, ``/begin``,
+``/play 6-4 on 6-6``, ...); ``/as Ana`` switches who you are, for a hot-seat game; ``/quit``
+leaves (the game stays saved: ``make run`` resumes it). Pictures go to files whose paths
+are printed; private messages are printed marked as such.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import TextIO
+
+from bot.describe import describe_table
+from bot.i18n import language, tr
+from bot.model import Board, Button, Command, Effect, File, Hand, Person, Picture, Place, Say
+from bot.service import GameService
+from bot.timer_loop import TimerLoop
+from render.board import draw_board, draw_hand
+
+PLACE_ID = ("console", "local", "mesa")
+PROMPT = "› "  # printed when the room waits for the next line
+
+
+class Console:
+    def __init__(
+        self,
+        service: GameService,
+        out: TextIO,
+        pictures: Path,
+        name: str,
+        lang: str = "es",
+    ) -> None:
+        self.service = service
+        self.out = out
+        self.pictures = pictures
+        self.name = name
+        self.lang = language(lang)
+        self.place = Place(*PLACE_ID, community_name="console", locale=self.lang)
+
+    def print(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    async def run(self, lines: AsyncIterator[str]) -> None:
+        self.pictures.mkdir(parents=True, exist_ok=True)
+        timers = asyncio.create_task(TimerLoop(self.service, self.deliver).run())
+        self.print(
+            tr(
+                self.lang,
+                "Console room. You are {name}. Type /help, or /quit to leave.",
+                name=self.name,
+            )
+        )
+        self.out.write(PROMPT)
+        self.out.flush()
+        try:
+            async for line in lines:
+                if not await self.line(line.strip()):
+                    break
+                self.out.write(PROMPT)
+                self.out.flush()
+        finally:
+            timers.cancel()
+        self.print(tr(self.lang, "Bye. The game is saved; make run resumes it."))
+
+    async def line(self, text: str) -> bool:
+        """Handle one typed line; False to quit."""
+        if not text:
+            return True
+        if not text.startswith("/"):
+            self.print(tr(self.lang, "Commands start with /. Try /help."))
+            return True
+        words = text[1:].split()
+        action, args = words[0].lower().split("@")[0], tuple(words[1:])
+        if action in ("quit", "exit", "salir", "sair"):
+            return False
+        if action == "as":
+            if not args:
+                self.print(tr(self.lang, "Who? For example: /as Ana"))
+            else:
+                self.name = " ".join(args)[:40]
+                self.print(tr(self.lang, "You are now {name}.", name=self.name))
+            return True
+        person = Person(self.name.lower(), self.name, self.lang, admin=True)
+        command = Command(self.place, person, action, args)
+        await self.deliver(self.place, await self.service.handle(command))
+        return True
+
+    async def deliver(self, _place: Place, effects: list[Effect]) -> None:
+        for effect in effects:
+            if isinstance(effect, Board):
+                path = self.pictures / "board.png"
+                await asyncio.to_thread(_save, draw_board, effect.view, effect.table, path)
+                if effect.text:
+                    self.print(effect.text)
+                self.print(describe_table(effect.view, effect.table.names, effect.table.lang))
+                self.print(tr(self.lang, "Board picture: {path}", path=path))
+                self._buttons(effect.buttons)
+            elif isinstance(effect, Hand):
+                who = effect.person.name
+                path = self.pictures / f"hand-{_safe(who)}.png"
+                await asyncio.to_thread(_save, draw_hand, effect.view, effect.table, path)
+                self.print(tr(self.lang, "[only {name} sees this]", name=who))
+                self.print(effect.text)
+                self.print(tr(self.lang, "Hand picture: {path}", path=path))
+                self._buttons(effect.buttons)
+            elif isinstance(effect, Say):
+                if effect.private is not None:
+                    self.print(tr(self.lang, "[only {name} sees this]", name=effect.private.name))
+                self.print(effect.text)
+                self._buttons(effect.buttons)
+            elif isinstance(effect, File | Picture):
+                name = effect.name if isinstance(effect, File) else "picture.png"
+                data = effect.data if isinstance(effect, File) else effect.png
+                path = self.pictures / _safe(name)
+                path.write_bytes(data)
+                self.print(effect.text)
+                self.print(tr(self.lang, "Saved to {path}", path=path))
+
+    def _buttons(self, buttons: tuple[Button, ...]) -> None:
+        for button in buttons:
+            self.print(f"  [{button.label}] → /{button.command}")
+
+
+def _save(draw: object, view: object, table: object, path: Path) -> None:
+    image = draw(view, table)  # type: ignore[operator]
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    path.write_bytes(buffer.getvalue())
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:60] or "x"
+
+
+async def stdin_lines() -> AsyncIterator[str]:
+    loop = asyncio.get_running_loop()
+    while True:
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line:
+            return
+        yield line

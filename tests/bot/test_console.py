@@ -1,0 +1,97 @@
+"""The console room driven through its standard input, as ``make run`` starts it: a
+whole game, then a second run on the same database finds the saved game."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import sys
+from pathlib import Path
+
+from bot.console import PROMPT
+
+MOVE = re.compile(r"→ (/(?:play|draw|pass|end)\b.*)$")
+
+
+class ConsoleProcess:
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.output = ""
+
+    @staticmethod
+    async def start(home: Path) -> ConsoleProcess:
+        env = dict(
+            os.environ,
+            DATABASE_URL=f"sqlite:///{home / 'db.sqlite3'}",
+            CONSOLE_NAME="Ana",
+            CONSOLE_LANGUAGE="en",
+            PYTHONPATH=os.getcwd(),
+        )
+        env.pop("TELEGRAM_TOKEN", None)
+        env.pop("DISCORD_TOKEN", None)
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            cwd=home,
+            env=env,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        console = ConsoleProcess(process)
+        await console.wait()
+        return console
+
+    async def wait(self) -> str:
+        """Read until the room waits for a line again; what came."""
+        assert self.process.stdout is not None
+        chunk = ""
+        while not chunk.endswith(PROMPT):
+            data = await asyncio.wait_for(self.process.stdout.read(4096), timeout=60)
+            if not data:
+                break
+            chunk += data.decode()
+        self.output += chunk
+        return chunk
+
+    async def type(self, line: str) -> str:
+        assert self.process.stdin is not None
+        self.process.stdin.write((line + "\n").encode())
+        await self.process.stdin.drain()
+        return await self.wait()
+
+    async def quit(self) -> None:
+        await self.type("/quit")
+        assert await asyncio.wait_for(self.process.wait(), timeout=30) == 0
+
+
+async def test_a_whole_game_through_standard_input(tmp_path: Path) -> None:
+    console = await ConsoleProcess.start(tmp_path)
+    await console.type("/new draw 20")
+    await console.type("/add_ai hard")
+    last = await console.type("/begin")
+    for _ in range(400):
+        if "Game over" in console.output:
+            break
+        moves = [MOVE.search(line) for line in last.splitlines()]
+        moves = [m.group(1) for m in moves if m]
+        last = await console.type(moves[0] if moves else "/next")
+    assert "Game over" in console.output
+    assert "Board picture:" in console.output and (tmp_path / "data/console/board.png").exists()
+    assert "[only Ana sees this]" in console.output
+    await console.quit()
+
+
+async def test_quitting_and_starting_again_resumes_the_game(tmp_path: Path) -> None:
+    console = await ConsoleProcess.start(tmp_path)
+    await console.type("/new draw")
+    await console.type("/add_ai")
+    await console.type("/begin")
+    await console.quit()
+    again = await ConsoleProcess.start(tmp_path)
+    shown = await again.type("/board")
+    assert "Tiles in hand" in shown  # the saved game, not "no game here"
+    await again.type("/as Beto")
+    assert "You have no seat" in await again.type("/hand")
+    await again.quit()
