@@ -35,7 +35,7 @@ from storage.errors import Conflict, StorageError, Unavailable
 from storage.games import GameRow
 from storage.people import Community, Room, User
 from storage.store import Store
-from storage.timers import Timer
+from storage.timers import ALL, Timer, TimerPlan
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +44,7 @@ IDLE_HOURS = 24  # a game nobody touches ends itself
 NEXT_HAND_SECONDS = 8  # the pause between hands, unless someone presses "next"
 WARNING_SHARE = 3  # the warning comes when a third of the turn is left
 TRIES = 3  # attempts at a command that lost a race with another process
+ROOM_SECONDS = 30  # how long a room's settings are trusted from memory
 # Words players type in Spanish or Portuguese, read as the commands' own words.
 ALIASES = {
     "en": "on", "em": "on", "sobre": "on", "mexicano": "mexican",
@@ -115,6 +116,11 @@ class GameService:
         self.seeds = seeds  # each hand's deal (tests pass a seeded source)
         self.holder = holder or f"pid-{os.getpid()}-{secrets.token_hex(3)}"
         self._locks: dict[int, asyncio.Lock] = {}
+        # who and where, kept in memory: three fewer queries a command. Rooms are read
+        # again after ROOM_SECONDS, since another process may change their settings.
+        self._communities: dict[tuple[str, str], Community] = {}
+        self._rooms: dict[tuple[int, str], tuple[Room, datetime]] = {}
+        self._users: dict[tuple[str, str], User] = {}
         self._games: dict[int, tuple[int, Game]] = {}  # game id: (version, game)
 
     # ----- the door --------------------------------------------------------------------
@@ -154,11 +160,24 @@ class GameService:
     async def _context(self, command: Command) -> Context:
         now = self.clock()
         place, person = command.place, command.person
-        community = await self.store.people.community(
-            place.platform, place.community, now, place.community_name, place.locale
-        )
-        room = await self.store.people.room(community.id, place.room, now)
-        user = await self.store.people.user(place.platform, person.platform_id, person.name, now)
+        people = self.store.people
+        key = (place.platform, place.community)
+        community = self._communities.get(key)
+        if community is None:
+            community = await people.community(
+                place.platform, place.community, now, place.community_name, place.locale
+            )
+            self._communities[key] = community
+        cached = self._rooms.get((community.id, place.room))
+        if cached is None or now - cached[1] > timedelta(seconds=ROOM_SECONDS):
+            room = await people.room(community.id, place.room, now)
+            self._rooms[(community.id, place.room)] = (room, now)
+        else:
+            room = cached[0]
+        user = self._users.get((place.platform, person.platform_id))
+        if user is None or user.name != person.name:
+            user = await people.user(place.platform, person.platform_id, person.name, now)
+            self._users[(place.platform, person.platform_id)] = user
         lang = language(room.settings.get("language") or community.locale or place.locale)
         own = language(user.locale or person.locale or lang)
         return Context(command, community, room, user, lang, own, now)
@@ -204,7 +223,12 @@ class GameService:
         return loaded
 
     async def _save(
-        self, ctx: Context, loaded: Loaded, status: str | None = None, keep_game: bool = True
+        self,
+        ctx: Context,
+        loaded: Loaded,
+        status: str | None = None,
+        keep_game: bool = True,
+        timers: TimerPlan | None = None,
     ) -> Loaded:
         """Write the game (its record, seats and notes) with the version it was loaded at;
         the moves made since go to the log."""
@@ -226,6 +250,7 @@ class GameService:
             ctx.now,
             status=status,
             seats=seats_json(loaded.seats),
+            timers=timers,
         )
         row = replace(
             loaded.row,
@@ -467,12 +492,11 @@ class GameService:
         game.start_hand(seed=self.seeds())
         loaded.game = game
         loaded.meta["started_at"] = game.started_at
-        await self.store.timers.cancel(ctx.room.id, "lobby")
+        clock = None
         if rules.time_limit_minutes:
-            due = ctx.now + timedelta(minutes=rules.time_limit_minutes)
-            await self.store.timers.set(ctx.room.id, "clock", due, game_id=loaded.row.id)
+            clock = ctx.now + timedelta(minutes=rules.time_limit_minutes)
         ctx.say(texts.BEGUN, preset=texts.preset_name(ctx.lang, rules.preset))
-        await self._progress(ctx, loaded, status="playing", fresh_hand=True)
+        await self._progress(ctx, loaded, status="playing", fresh_hand=True, clock=clock)
 
     async def _do_cancel(self, ctx: Context) -> None:
         loaded = await self._require(ctx, playing=False)
@@ -481,8 +505,9 @@ class GameService:
         await self._close(ctx, loaded, texts.CANCELLED, name=ctx.person.name)
 
     async def _close(self, ctx: Context, loaded: Loaded, message: str, **params: Any) -> None:
-        await self._save(ctx, loaded, status="cancelled", keep_game=False)
-        await self.store.timers.cancel(ctx.room.id)
+        await self._save(
+            ctx, loaded, status="cancelled", keep_game=False, timers=TimerPlan(cancel=(ALL,))
+        )
         ctx.say(message, **params)
 
     # ----- playing ---------------------------------------------------------------------
@@ -589,6 +614,7 @@ class GameService:
         made: list[Move] | None = None,
         status: str | None = None,
         fresh_hand: bool = False,
+        clock: datetime | None = None,
     ) -> None:
         """Make the forced moves and the computer players' moves up to the next person's
         turn (or the end of the hand), save, and tell everyone."""
@@ -611,13 +637,12 @@ class GameService:
         hand_over = game.hand is None
         game_over = game.outcome is not None
         loaded.meta.pop("turn_due", None)
-        await self.store.timers.cancel(ctx.room.id, "turn", "warning", "next_hand", "idle")
         new_status = "finished" if game_over else status
         loaded.meta["last_ply"] = game.ply
         if not hand_over:
             self._turn_timers_meta(ctx, loaded)
-        await self._save(ctx, loaded, status=new_status)
-        await self._set_timers(ctx, loaded, hand_over, game_over)
+        plan = self._timer_plan(ctx, loaded, hand_over, game_over, clock)
+        await self._save(ctx, loaded, status=new_status, timers=plan)
         names = self._names(loaded, ctx.lang)
         said = [
             texts.move_line(ctx.lang, names[m.seat], move_words(ctx.lang, m, names), m)
@@ -714,8 +739,10 @@ class GameService:
         info = loaded.seats[seat]
         player = make_player(info.bot or "normal", seed=game.ply * 8 + seat)
         view = view_of(game, seat)
-        move = await asyncio.to_thread(player.choose, view)
-        return move
+        if info.bot == "hard":
+            # a search of up to its budget: off the event loop, so other rooms go on
+            return await asyncio.to_thread(player.choose, view)
+        return player.choose(view)  # easy and normal decide in well under a millisecond
 
     def _timeout(self, ctx: Context, loaded: Loaded) -> int:
         setting = ctx.room.settings.get("turn_timeout")
@@ -724,27 +751,33 @@ class GameService:
     def _turn_timers_meta(self, ctx: Context, loaded: Loaded) -> None:
         loaded.meta["turn_due"] = ctx.now.timestamp() + self._timeout(ctx, loaded)
 
-    async def _set_timers(
-        self, ctx: Context, loaded: Loaded, hand_over: bool, game_over: bool
-    ) -> None:
-        room, game_id, version = ctx.room.id, loaded.row.id, loaded.row.version
+    def _timer_plan(
+        self,
+        ctx: Context,
+        loaded: Loaded,
+        hand_over: bool,
+        game_over: bool,
+        clock: datetime | None,
+    ) -> TimerPlan:
+        """The room's timers after this save (stamped with the version it creates)."""
         if game_over:
-            await self.store.timers.cancel(room)
-            return
+            return TimerPlan(cancel=(ALL,))
+        cancel = ("turn", "warning", "next_hand", "idle", "lobby")
+        sets: list[tuple[str, datetime, dict[str, Any]]] = []
+        if clock is not None:
+            sets.append(("clock", clock, {}))
         if hand_over:
-            due = ctx.now + timedelta(seconds=NEXT_HAND_SECONDS)
-            await self.store.timers.set(room, "next_hand", due, game_id, version)
-            return
+            sets.append(("next_hand", ctx.now + timedelta(seconds=NEXT_HAND_SECONDS), {}))
+            return TimerPlan(cancel, tuple(sets))
         game = loaded.game
         assert game is not None
         timeout = self._timeout(ctx, loaded)
-        seat = game.to_move
-        due = ctx.now + timedelta(seconds=timeout)
-        payload = {"seat": seat}
-        await self.store.timers.set(room, "turn", due, game_id, version, payload)
+        payload = {"seat": game.to_move}
+        sets.append(("turn", ctx.now + timedelta(seconds=timeout), payload))
         warn = ctx.now + timedelta(seconds=timeout - timeout // WARNING_SHARE)
-        await self.store.timers.set(room, "warning", warn, game_id, version, payload)
-        await self.store.timers.set(room, "idle", ctx.now + timedelta(hours=IDLE_HOURS), game_id)
+        sets.append(("warning", warn, payload))
+        sets.append(("idle", ctx.now + timedelta(hours=IDLE_HOURS), {}))
+        return TimerPlan(cancel, tuple(sets))
 
     def _hand_summary(self, ctx: Context, loaded: Loaded) -> str:
         game = loaded.game
@@ -908,9 +941,9 @@ class GameService:
             raise Refusal(texts.SETTINGS_HOW)
         name, value = args[0].lower(), " ".join(args[1:])
         change = self._setting(name, value)
-        ctx.room = replace(
-            ctx.room, settings=await self.store.people.change_settings(ctx.room.id, change)
-        )
+        settings = await self.store.people.change_settings(ctx.room.id, change)
+        ctx.room = replace(ctx.room, settings=settings)
+        self._rooms[(ctx.community.id, ctx.room.platform_id)] = (ctx.room, ctx.now)
         if name == "language":
             ctx.lang = language(value)
         ctx.say(texts.SETTING_CHANGED, name=name, value=value)
@@ -955,6 +988,7 @@ class GameService:
             )
             return
         await self.store.forget(ctx.user.id)
+        self._users.pop((ctx.command.place.platform, ctx.person.platform_id), None)
         ctx.tell(texts.FORGOTTEN)
 
     # ----- timers ----------------------------------------------------------------------

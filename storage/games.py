@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from storage.database import transaction
 from storage.errors import Conflict, NotFound
 from storage.schema import game_seats, games, moves
+from storage.timers import TimerPlan, apply_plan
 
 ACTIVE = ("lobby", "playing")
 
@@ -110,10 +111,12 @@ class GameRepository:
         now: datetime,
         status: str | None = None,
         seats: list[dict[str, Any]] | None = None,
+        timers: TimerPlan | None = None,
     ) -> int:
         """Write the snapshot and append ``new_moves`` ((hand, move) in order) as one
-        transaction, if the game is still at ``version``; the new version. Raises
-        :class:`Conflict` when another save came first (nothing is written then)."""
+        transaction, if the game is still at ``version``; the new version. ``timers``
+        change in the same transaction. Raises :class:`Conflict` when another save came
+        first (nothing is written then)."""
         values: dict[str, Any] = {
             "snapshot": snapshot,
             "version": version + 1,
@@ -128,19 +131,24 @@ class GameRepository:
             values["seats"] = seats
         async with transaction(self._engine) as db:
             # the update comes first: it takes the write lock and checks the version
-            plies = await db.scalar(
-                update(games)
-                .where(games.c.id == game_id, games.c.version == version)
-                .values(**values)
-                .returning(games.c.plies)
-            )
-            if plies is None:
+            saved = (
+                await db.execute(
+                    update(games)
+                    .where(games.c.id == game_id, games.c.version == version)
+                    .values(**values)
+                    .returning(games.c.plies, games.c.room_id)
+                )
+            ).first()
+            if saved is None:
                 found = await db.scalar(select(games.c.version).where(games.c.id == game_id))
                 if found is None:
                     raise NotFound(f"there is no game {game_id}")
                 raise Conflict(f"game {game_id} is at version {found}, not {version}")
+            plies = saved.plies
             if seats is not None:
                 await _seat(db, game_id, seats)
+            if timers is not None:
+                await apply_plan(db, saved.room_id, game_id, version + 1, timers)
             first = plies - len(new_moves)
             if new_moves:
                 await db.execute(

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, insert, or_, select, update
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from storage.database import transaction
 from storage.schema import timers
@@ -44,34 +44,12 @@ class TimerRepository:
     ) -> int:
         """Set a timer; one of a kind per room: setting it again replaces the old one."""
         async with transaction(self._engine) as db:
-            await db.execute(
-                delete(timers).where(
-                    timers.c.room_id == room_id, timers.c.kind == kind, timers.c.fired_at.is_(None)
-                )
-            )
-            timer_id = await db.scalar(
-                insert(timers)
-                .values(
-                    room_id=room_id,
-                    game_id=game_id,
-                    kind=kind,
-                    due_at=due_at,
-                    version=version,
-                    payload=payload or {},
-                )
-                .returning(timers.c.id)
-            )
-        assert timer_id is not None
-        return timer_id
+            return await set_timer(db, room_id, kind, due_at, game_id, version, payload)
 
     async def cancel(self, room_id: int, *kinds: str) -> int:
         """Cancel the room's pending timers (of ``kinds``, or all); how many."""
-        condition = (timers.c.room_id == room_id) & timers.c.fired_at.is_(None)
-        if kinds:
-            condition &= timers.c.kind.in_(kinds)
         async with transaction(self._engine) as db:
-            result = await db.execute(delete(timers).where(condition))
-        return result.rowcount or 0
+            return await cancel_timers(db, room_id, kinds)
 
     async def due(self, now: datetime, limit: int = 100) -> list[Timer]:
         """Timers due by ``now`` that nobody holds (or whose holder died), soonest first."""
@@ -140,3 +118,63 @@ def _timer(row: Any) -> Timer:
     return Timer(
         row.id, row.room_id, row.game_id, row.kind, row.due_at, row.version, dict(row.payload)
     )
+
+
+@dataclass(frozen=True)
+class TimerPlan:
+    """Timer changes made with a game's save, in its transaction: ``cancel`` these kinds
+    (``ALL``: every pending timer of the room), then ``set`` (kind, due, payload) timers
+    stamped with the version the save creates."""
+
+    cancel: tuple[str, ...] = ()
+    set: tuple[tuple[str, datetime, dict[str, Any]], ...] = ()
+
+
+ALL = "*"
+
+
+async def set_timer(
+    db: AsyncConnection,
+    room_id: int,
+    kind: str,
+    due_at: datetime,
+    game_id: int | None = None,
+    version: int | None = None,
+    payload: dict[str, Any] | None = None,
+) -> int:
+    await db.execute(
+        delete(timers).where(
+            timers.c.room_id == room_id, timers.c.kind == kind, timers.c.fired_at.is_(None)
+        )
+    )
+    timer_id = await db.scalar(
+        insert(timers)
+        .values(
+            room_id=room_id,
+            game_id=game_id,
+            kind=kind,
+            due_at=due_at,
+            version=version,
+            payload=payload or {},
+        )
+        .returning(timers.c.id)
+    )
+    assert timer_id is not None
+    return timer_id
+
+
+async def cancel_timers(db: AsyncConnection, room_id: int, kinds: tuple[str, ...]) -> int:
+    condition = (timers.c.room_id == room_id) & timers.c.fired_at.is_(None)
+    if kinds and ALL not in kinds:
+        condition &= timers.c.kind.in_(kinds)
+    result = await db.execute(delete(timers).where(condition))
+    return result.rowcount or 0
+
+
+async def apply_plan(
+    db: AsyncConnection, room_id: int, game_id: int, version: int, plan: TimerPlan
+) -> None:
+    if plan.cancel:
+        await cancel_timers(db, room_id, plan.cancel)
+    for kind, due_at, payload in plan.set:
+        await set_timer(db, room_id, kind, due_at, game_id, version, payload)
