@@ -23,6 +23,7 @@ class TimerLoop:
         self.service = service
         self.deliver = deliver
         self.poll = poll
+        self._expired_on: object = None  # the day results older than a year were last taken out
 
     async def run(self) -> None:
         while True:
@@ -40,6 +41,9 @@ class TimerLoop:
         await service.settle()
         fired = 0
         now = service.clock()
+        if self._expired_on != now.date():
+            await store.results.expire(now)  # once a day: a year-old result leaves the rating
+            self._expired_on = now.date()
         for timer in await store.timers.due(now):
             if not await store.timers.claim(timer.id, service.holder, now):
                 continue  # another process has it
