@@ -696,13 +696,17 @@ class GameService:
                 )
             )
 
-    def _hand_for(self, ctx: Context, loaded: Loaded, seat: int) -> None:
+    def _hand_for(
+        self, ctx: Context, loaded: Loaded, seat: int, person: Person | None = None
+    ) -> None:
+        """Seat ``seat``'s hand and move buttons, privately to its person (or to
+        ``person``, who asked for it)."""
         game = loaded.game
         assert game is not None
         info = loaded.seats[seat]
-        if not info.human or game.hand is None:
+        if game.hand is None or (person is None and not info.human):
             return
-        lang = language(info.locale or ctx.lang)
+        lang = language(info.locale or (ctx.own if person is not None else ctx.lang))
         view = view_of(game, seat)
         names = self._names(loaded, lang)
         buttons = tuple(
@@ -716,7 +720,7 @@ class GameService:
         )
         ctx.effects.append(
             Hand(
-                self._person(info),
+                person or self._person(info),
                 loaded.row.id,
                 game.ply,
                 view,
@@ -858,34 +862,7 @@ class GameService:
         assert game is not None
         if game.hand is None:
             raise Refusal(texts.BETWEEN_HANDS if game.outcome is None else texts.GAME_OVER)
-        info = loaded.seats[seat]
-        if not info.human:
-            info = replace(info, bot=None)
-        lang = language(info.locale or ctx.own)
-        view = view_of(game, seat)
-        names = self._names(loaded, lang)
-        buttons = ()
-        if view.legal_moves:
-            buttons = tuple(
-                Button(
-                    f"{key}) {move_words(lang, m, names)}",
-                    self._command_for(m),
-                    loaded.row.id,
-                    game.ply,
-                )
-                for key, m in texts.keyed(view.legal_moves)
-            )
-        ctx.effects.append(
-            Hand(
-                ctx.person,
-                loaded.row.id,
-                game.ply,
-                view,
-                self._table(ctx, loaded, lang),
-                describe_hand(view, names, lang),
-                buttons,
-            )
-        )
+        self._hand_for(ctx, loaded, seat, person=ctx.person)
 
     async def _do_board(self, ctx: Context) -> None:
         loaded = await self._require(ctx)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import Table, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -121,48 +121,43 @@ class PeopleRepository:
         locale: str | None = None,
     ) -> Community:
         key = (communities.c.platform == platform) & (communities.c.platform_id == platform_id)
-        async with transaction(self._engine) as db:
-            row = (await db.execute(select(communities).where(key))).first()
-        if row is None:
-            try:
-                async with transaction(self._engine) as db:
-                    await db.execute(
-                        insert(communities).values(
-                            platform=platform,
-                            platform_id=platform_id,
-                            name=name,
-                            locale=locale,
-                            created_at=now,
-                        )
-                    )
-            except IntegrityError:
-                pass  # created at the same moment elsewhere
-            async with transaction(self._engine) as db:
-                row = (await db.execute(select(communities).where(key))).first()
-        assert row is not None
+        values = {
+            "platform": platform,
+            "platform_id": platform_id,
+            "name": name,
+            "locale": locale,
+            "created_at": now,
+        }
+        row = await self._get_or_create(communities, key, values)
         return Community(row.id, platform, platform_id, row.name, row.locale)
 
     async def room(self, community_id: int, platform_id: str, now: datetime) -> Room:
         key = (rooms.c.community_id == community_id) & (rooms.c.platform_id == platform_id)
-        async with transaction(self._engine) as db:
-            row = (await db.execute(select(rooms).where(key))).first()
-        if row is None:
-            try:
-                async with transaction(self._engine) as db:
-                    await db.execute(
-                        insert(rooms).values(
-                            community_id=community_id,
-                            platform_id=platform_id,
-                            settings={},
-                            created_at=now,
-                        )
-                    )
-            except IntegrityError:
-                pass
-            async with transaction(self._engine) as db:
-                row = (await db.execute(select(rooms).where(key))).first()
-        assert row is not None
+        values = {
+            "community_id": community_id,
+            "platform_id": platform_id,
+            "settings": {},
+            "created_at": now,
+        }
+        row = await self._get_or_create(rooms, key, values)
         return Room(row.id, community_id, platform_id, dict(row.settings))
+
+    async def _get_or_create(self, table: Table, key: Any, values: dict[str, Any]) -> Any:
+        """The row matching ``key``, inserted from ``values`` if there is none (two
+        processes inserting at once: the unique key keeps one, the other reads it)."""
+        async with transaction(self._engine) as db:
+            row = (await db.execute(select(table).where(key))).first()
+        if row is not None:
+            return row
+        try:
+            async with transaction(self._engine) as db:
+                await db.execute(insert(table).values(**values))
+        except IntegrityError:
+            pass
+        async with transaction(self._engine) as db:
+            row = (await db.execute(select(table).where(key))).first()
+        assert row is not None
+        return row
 
     async def room_by_id(self, room_id: int) -> Room:
         async with transaction(self._engine) as db:
