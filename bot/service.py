@@ -242,6 +242,7 @@ class GameService:
         if game is not None:
             all_moves = [(h, str(m)) for h, log in enumerate(game.logs) for m in log.state.moves]
             moves = all_moves[loaded.row.plies :]
+        seats = seats_json(loaded.seats)
         version = await self.store.games.save(
             loaded.row.id,
             loaded.row.version,
@@ -249,7 +250,7 @@ class GameService:
             moves,
             ctx.now,
             status=status,
-            seats=seats_json(loaded.seats),
+            seats=seats if seats != loaded.row.seats else None,  # unchanged: not rewritten
             timers=timers,
         )
         row = replace(
@@ -257,7 +258,7 @@ class GameService:
             version=version,
             plies=loaded.row.plies + len(moves),
             status=status or loaded.row.status,
-            seats=seats_json(loaded.seats),
+            seats=seats,
         )
         if game is not None and keep_game and row.status == "playing":
             self._games[row.id] = (version, game)

@@ -46,7 +46,14 @@ def database_url(url: str | None = None) -> str:
 
 
 def open_engine(url: str | None = None) -> AsyncEngine:
-    engine = create_async_engine(database_url(url), pool_pre_ping=True)
+    url = database_url(url)
+    if url.startswith("sqlite"):
+        # One connection: SQLite takes one writer at a time anyway, and transactions
+        # queued here wait their turn at once, where several connections would meet
+        # at SQLite's lock and back off by sleeping (other processes still do).
+        engine = create_async_engine(url, pool_size=1, max_overflow=0, pool_timeout=60)
+    else:
+        engine = create_async_engine(url, pool_pre_ping=True)
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_settings)
     return engine

@@ -174,7 +174,24 @@ async def cancel_timers(db: AsyncConnection, room_id: int, kinds: tuple[str, ...
 async def apply_plan(
     db: AsyncConnection, room_id: int, game_id: int, version: int, plan: TimerPlan
 ) -> None:
-    if plan.cancel:
-        await cancel_timers(db, room_id, plan.cancel)
-    for kind, due_at, payload in plan.set:
-        await set_timer(db, room_id, kind, due_at, game_id, version, payload)
+    kinds = {kind for kind, _, _ in plan.set}
+    cancel = plan.cancel
+    if ALL not in cancel:
+        cancel = tuple(sorted(set(cancel) | kinds))  # a timer set again replaces the old
+    if cancel:
+        await cancel_timers(db, room_id, cancel)
+    if plan.set:
+        await db.execute(
+            insert(timers),
+            [
+                {
+                    "room_id": room_id,
+                    "game_id": game_id,
+                    "kind": kind,
+                    "due_at": due_at,
+                    "version": version,
+                    "payload": payload,
+                }
+                for kind, due_at, payload in plan.set
+            ],
+        )
