@@ -1,0 +1,297 @@
+"""The service's core: the door every command goes through (context, the room's lock,
+retries after a lost race, refusals), loading and saving games, and names and views.
+The commands themselves are in bot/lobby.py, bot/play.py, bot/looking.py, bot/timed.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot import texts
+from bot.i18n import language, tr
+from bot.model import Command, Effect, Person, Say
+from bot.seats import Seat, seats_from, seats_json
+from engine.errors import DominoError
+from engine.game import Game
+from engine.record import export, load
+from engine.rules import Rules
+from render.board import Table
+from storage.database import utcnow
+from storage.errors import Conflict, StorageError, Unavailable
+from storage.games import GameRow
+from storage.people import Community, Room, User
+from storage.store import Store
+from storage.timers import TimerPlan
+
+log = logging.getLogger(__name__)
+
+LOBBY_MINUTES = 15  # a lobby nobody begins closes itself
+IDLE_HOURS = 24  # a game nobody touches ends itself
+NEXT_HAND_SECONDS = 8  # the pause between hands, unless someone presses "next"
+WARNING_SHARE = 3  # the warning comes when a third of the turn is left
+TRIES = 3  # attempts at a command that lost a race with another process
+ROOM_SECONDS = 30  # how long a room's settings are trusted from memory
+# Words players type in Spanish or Portuguese, read as the commands' own words.
+ALIASES = {
+    "en": "on", "em": "on", "sobre": "on", "mexicano": "mexican",
+    "facil": "easy", "fácil": "easy", "dificil": "hard", "difícil": "hard",
+    "semana": "week", "mes": "month", "mês": "month", "todo": "all", "tudo": "all",
+    "paso": "pass", "pase": "pass", "passo": "pass", "robo": "draw", "robar": "draw",
+    "comprar": "draw", "mitad": "half", "metade": "half", "costado": "flank", "flanco": "flank",
+    "llenar": "fill", "preencher": "fill",
+}  # fmt: skip
+
+
+@dataclass
+class Context:
+    """One command on its way through the service."""
+
+    command: Command
+    community: Community
+    room: Room
+    user: User
+    lang: str  # the room's language
+    own: str  # the person's language (private messages)
+    now: datetime
+    effects: list[Effect] = field(default_factory=list)
+
+    @property
+    def person(self) -> Person:
+        return self.command.person
+
+    def say(self, message: str, **params: Any) -> None:
+        self.effects.append(Say(tr(self.lang, message, **params)))
+
+    def tell(self, message: str, **params: Any) -> None:
+        """Only the person who sent the command sees it, in their language."""
+        self.effects.append(Say(tr(self.own, message, **params), private=self.person))
+
+
+class Refusal(Exception):
+    """A command that cannot be done: its message (an English id) goes back privately."""
+
+    def __init__(self, message: str, **params: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.params = params
+
+
+@dataclass
+class Loaded:
+    row: GameRow
+    seats: list[Seat]
+    record: dict[str, Any]
+    meta: dict[str, Any]
+    game: Game | None  # None in the lobby
+
+    @property
+    def rules(self) -> Rules:
+        return Rules.from_record(self.record["rules"])
+
+
+class ServiceCore:
+    def __init__(
+        self,
+        store: Store,
+        clock: Callable[[], datetime] = utcnow,
+        holder: str | None = None,
+        seeds: Callable[[], int] = lambda: secrets.randbits(62),
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.seeds = seeds  # each hand's deal (tests pass a seeded source)
+        self.holder = holder or f"pid-{os.getpid()}-{secrets.token_hex(3)}"
+        self._locks: dict[int, asyncio.Lock] = {}
+        # who and where, kept in memory: three fewer queries a command. Rooms are read
+        # again after ROOM_SECONDS, since another process may change their settings.
+        self._communities: dict[tuple[str, str], Community] = {}
+        self._rooms: dict[tuple[int, str], tuple[Room, datetime]] = {}
+        self._users: dict[tuple[str, str], User] = {}
+        self._games: dict[int, tuple[int, Game]] = {}  # game id: (version, game)
+
+    # ----- the door --------------------------------------------------------------------
+
+    async def handle(self, command: Command) -> list[Effect]:
+        """Answer ``command``; never raises: every failure becomes a private answer."""
+        own = language(command.person.locale or command.place.locale)
+        try:
+            ctx = await self._context(command)
+        except Unavailable:
+            return [Say(tr(own, texts.DATABASE_DOWN), private=command.person)]
+        lock = self._locks.setdefault(ctx.room.id, asyncio.Lock())
+        async with lock:
+            for _ in range(TRIES):
+                ctx.effects = []
+                try:
+                    await self._dispatch(ctx)
+                    return ctx.effects
+                except Refusal as refusal:
+                    return [
+                        *ctx.effects,
+                        Say(tr(ctx.own, refusal.message, **refusal.params), private=ctx.person),
+                    ]
+                except Conflict:
+                    self._games.clear()  # another process moved: read the game again
+                    continue
+                except Unavailable:
+                    return [Say(tr(ctx.own, texts.DATABASE_DOWN), private=ctx.person)]
+                except (DominoError, StorageError, ValueError) as error:
+                    log.warning("command %s refused: %s", command.action, error)
+                    return [Say(tr(ctx.own, texts.NOTHING_CHANGED), private=ctx.person)]
+                except Exception:
+                    log.exception("command %s failed", command.action)
+                    return [Say(tr(ctx.own, texts.NOTHING_CHANGED), private=ctx.person)]
+        return [Say(tr(ctx.own, texts.BUSY), private=ctx.person)]
+
+    async def _context(self, command: Command) -> Context:
+        now = self.clock()
+        place, person = command.place, command.person
+        people = self.store.people
+        key = (place.platform, place.community)
+        community = self._communities.get(key)
+        if community is None:
+            community = await people.community(
+                place.platform, place.community, now, place.community_name, place.locale
+            )
+            self._communities[key] = community
+        cached = self._rooms.get((community.id, place.room))
+        if cached is None or now - cached[1] > timedelta(seconds=ROOM_SECONDS):
+            room = await people.room(community.id, place.room, now)
+            self._rooms[(community.id, place.room)] = (room, now)
+        else:
+            room = cached[0]
+        user = self._users.get((place.platform, person.platform_id))
+        if user is None or user.name != person.name:
+            user = await people.user(place.platform, person.platform_id, person.name, now)
+            self._users[(place.platform, person.platform_id)] = user
+        lang = language(room.settings.get("language") or community.locale or place.locale)
+        own = language(user.locale or person.locale or lang)
+        return Context(command, community, room, user, lang, own, now)
+
+    async def _dispatch(self, ctx: Context) -> None:
+        args = tuple(ALIASES.get(a.lower(), a) for a in ctx.command.args)
+        if args != ctx.command.args:
+            ctx.command = replace(ctx.command, args=args)
+        action = ctx.command.action
+        handler = getattr(self, f"_do_{action}", None)
+        if handler is None or action not in texts.COMMANDS:
+            raise Refusal(texts.UNKNOWN_COMMAND, command=action)
+        await handler(ctx)
+
+    # ----- loading and saving ----------------------------------------------------------
+
+    async def _active(self, ctx: Context) -> Loaded | None:
+        row = await self.store.games.active_in(ctx.room.id)
+        return self._loaded(row) if row is not None else None
+
+    def _loaded(self, row: GameRow) -> Loaded:
+        snapshot = row.snapshot
+        record, meta = snapshot["record"], snapshot.get("meta", {})
+        game: Game | None = None
+        if row.status != "lobby":
+            cached = self._games.get(row.id)
+            if cached is not None and cached[0] == row.version:
+                game = cached[1]
+            else:
+                game = load(record)
+                game.started_at = meta.get("started_at")
+                self._games[row.id] = (row.version, game)
+        return Loaded(row, seats_from(row.seats), record, meta, game)
+
+    async def _require(self, ctx: Context, playing: bool = True) -> Loaded:
+        loaded = await self._active(ctx)
+        if loaded is None:
+            raise Refusal(texts.NO_GAME)
+        if ctx.command.game_id is not None and ctx.command.game_id != loaded.row.id:
+            raise Refusal(texts.STALE)
+        if playing and loaded.game is None:
+            raise Refusal(texts.NOT_BEGUN)
+        return loaded
+
+    async def _save(
+        self,
+        ctx: Context,
+        loaded: Loaded,
+        status: str | None = None,
+        keep_game: bool = True,
+        timers: TimerPlan | None = None,
+    ) -> Loaded:
+        """Write the game (its record, seats and notes) with the version it was loaded at;
+        the moves made since go to the log."""
+        game = loaded.game
+        names = [self._name(s, i, ctx.lang) for i, s in enumerate(loaded.seats)]
+        if game is not None:
+            loaded.record = export(game, names[: game.players])
+        else:
+            loaded.record = dict(loaded.record, players=names)
+        moves: list[tuple[int, str]] = []
+        if game is not None:
+            all_moves = [(h, str(m)) for h, log in enumerate(game.logs) for m in log.state.moves]
+            moves = all_moves[loaded.row.plies :]
+        seats = seats_json(loaded.seats)
+        version = await self.store.games.save(
+            loaded.row.id,
+            loaded.row.version,
+            {"record": loaded.record, "meta": loaded.meta},
+            moves,
+            ctx.now,
+            status=status,
+            seats=seats if seats != loaded.row.seats else None,  # unchanged: not rewritten
+            timers=timers,
+        )
+        row = replace(
+            loaded.row,
+            version=version,
+            plies=loaded.row.plies + len(moves),
+            status=status or loaded.row.status,
+            seats=seats,
+        )
+        if game is not None and keep_game and row.status == "playing":
+            self._games[row.id] = (version, game)
+        else:
+            self._games.pop(row.id, None)
+        loaded.row = row
+        return loaded
+
+    # ----- names and views -------------------------------------------------------------
+
+    def _name(self, seat: Seat, index: int, lang: str) -> str:
+        if seat.name:
+            return seat.name
+        if seat.bot:
+            return tr(lang, "Computer {n} ({strength})", n=index + 1, strength=tr(lang, seat.bot))
+        return tr(lang, "Seat {n}", n=index + 1)
+
+    def _names(self, loaded: Loaded, lang: str) -> tuple[str, ...]:
+        count = loaded.game.players if loaded.game is not None else len(loaded.seats)
+        return tuple(self._name(s, i, lang) for i, s in enumerate(loaded.seats[:count]))
+
+    def _table(self, ctx: Context, loaded: Loaded, lang: str | None = None) -> Table:
+        lang = lang or ctx.lang
+        game = loaded.game
+        clock = None
+        if game is not None and game.rules.time_limit_minutes and game.started_at is not None:
+            clock = game.seconds_left(ctx.now.timestamp())
+        turn = None
+        due = loaded.meta.get("turn_due")
+        if due is not None:
+            turn = max(0.0, due - ctx.now.timestamp())
+        settings = ctx.room.settings
+        return Table(
+            self._names(loaded, lang),
+            turn_seconds=turn,
+            clock_seconds=clock,
+            lang=lang,
+            theme=settings.get("theme", "classic"),
+            numerals=bool(settings.get("numerals", False)),
+        )
+
+    def _person(self, seat: Seat) -> Person:
+        return Person(seat.pid or "", seat.name or "", seat.locale)

@@ -1,0 +1,138 @@
+"""Looking and the rest: hand, board, score, export, rules, help, settings,
+leaderboards and records, forget me."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from bot import standings, texts
+from bot.core import (
+    Context,
+    Refusal,
+    ServiceCore,
+)
+from bot.describe import describe_table
+from bot.i18n import LANGUAGES, language, tr
+from bot.model import Board, Button, File, Say
+from bot.seats import seat_of
+from engine.rules import PRESETS
+from engine.views import view_of
+from render.theme import THEMES
+
+
+class Looking(ServiceCore):
+    async def _do_hand(self, ctx: Context) -> None:
+        loaded = await self._require(ctx)
+        seat = seat_of(loaded.seats, ctx.user.id)
+        if seat is None:
+            raise Refusal(texts.NOT_SEATED)
+        game = loaded.game
+        assert game is not None
+        if game.hand is None:
+            raise Refusal(texts.BETWEEN_HANDS if game.outcome is None else texts.GAME_OVER)
+        self._hand_for(ctx, loaded, seat, person=ctx.person)
+
+    async def _do_board(self, ctx: Context) -> None:
+        loaded = await self._require(ctx)
+        game = loaded.game
+        assert game is not None
+        names = self._names(loaded, ctx.lang)
+        view = view_of(game)
+        ctx.effects.append(
+            Board(
+                loaded.row.id,
+                game.ply,
+                view,
+                self._table(ctx, loaded),
+                describe_table(view, names, ctx.lang),
+                final=game.outcome is not None,
+            )
+        )
+
+    async def _do_score(self, ctx: Context) -> None:
+        loaded = await self._require(ctx)
+        game = loaded.game
+        assert game is not None
+        ctx.say(texts.score_text(ctx.lang, game, self._names(loaded, ctx.lang)))
+
+    async def _do_export(self, ctx: Context) -> None:
+        row = await self.store.games.active_in(ctx.room.id)
+        if row is None:
+            raise Refusal(texts.NO_GAME)
+        data = texts.record_bytes(row.snapshot["record"])
+        ctx.effects.append(File(f"domino-{row.id}.json", data, tr(ctx.lang, texts.EXPORTED)))
+
+    async def _do_rules(self, ctx: Context) -> None:
+        preset = (ctx.command.args[0] if ctx.command.args else None) or ctx.room.settings.get(
+            "preset", "partnership"
+        )
+        if preset not in PRESETS:
+            raise Refusal(texts.UNKNOWN_PRESET, preset=preset, presets=", ".join(sorted(PRESETS)))
+        ctx.say(texts.rules_text(ctx.lang, preset))
+
+    async def _do_help(self, ctx: Context) -> None:
+        loaded = await self._active(ctx)
+        state = "none" if loaded is None else loaded.row.status
+        ctx.effects.append(Say(texts.help_text(ctx.own, state), private=ctx.person))
+
+    async def _do_settings(self, ctx: Context) -> None:
+        args = list(ctx.command.args)
+        if not args:
+            ctx.tell(texts.settings_text(ctx.own, ctx.room.settings))
+            return
+        if not ctx.person.admin:
+            raise Refusal(texts.ADMINS_ONLY)
+        if len(args) < 2:
+            raise Refusal(texts.SETTINGS_HOW)
+        name, value = args[0].lower(), " ".join(args[1:])
+        change = self._setting(name, value)
+        settings = await self.store.people.change_settings(ctx.room.id, change)
+        ctx.room = replace(ctx.room, settings=settings)
+        self._rooms[(ctx.community.id, ctx.room.platform_id)] = (ctx.room, ctx.now)
+        if name == "language":
+            ctx.lang = language(value)
+        ctx.say(texts.SETTING_CHANGED, name=name, value=value)
+
+    def _setting(self, name: str, value: str) -> dict[str, Any]:
+        if name == "language":
+            if value not in LANGUAGES:
+                raise Refusal(texts.BAD_LANGUAGE, languages=", ".join(LANGUAGES))
+            return {"language": value}
+        if name == "preset":
+            if value not in PRESETS:
+                raise Refusal(
+                    texts.UNKNOWN_PRESET, preset=value, presets=", ".join(sorted(PRESETS))
+                )
+            return {"preset": value}
+        if name == "theme":
+            if value not in THEMES:
+                raise Refusal(texts.BAD_THEME, themes=", ".join(THEMES))
+            return {"theme": value}
+        if name == "turn_timeout":
+            if not value.isdigit() or not 15 <= int(value) <= 24 * 3600:
+                raise Refusal(texts.BAD_TIMEOUT)
+            return {"turn_timeout": int(value)}
+        if name == "numerals":
+            return {"numerals": value.lower() in ("on", "yes", "true", "1", "si", "sí", "sim")}
+        raise Refusal(texts.UNKNOWN_SETTING, name=name)
+
+    async def _do_top(self, ctx: Context) -> None:
+        await standings.leaderboard(self.store, ctx)
+
+    async def _do_stats(self, ctx: Context) -> None:
+        await standings.player_stats(self.store, ctx)
+
+    async def _do_forget(self, ctx: Context) -> None:
+        if ctx.command.args != ("confirm",):
+            ctx.effects.append(
+                Say(
+                    tr(ctx.own, texts.FORGET_ASK),
+                    private=ctx.person,
+                    buttons=(Button(tr(ctx.own, "Forget me"), "forget confirm"),),
+                )
+            )
+            return
+        await self.store.forget(ctx.user.id)
+        self._users.pop((ctx.command.place.platform, ctx.person.platform_id), None)
+        ctx.tell(texts.FORGOTTEN)

@@ -1,0 +1,104 @@
+"""Timers firing: warnings, automatic moves and takeovers, next hands, expired lobbies
+and idle games, the game clock."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from bot import texts
+from bot.core import (
+    Context,
+    Loaded,
+    ServiceCore,
+)
+from bot.describe import move_words
+from bot.i18n import tr
+from bot.model import Command, Effect, Person, Say
+from storage.timers import Timer
+
+
+class Timed(ServiceCore):
+    async def fire(self, timer: Timer, place: Any) -> list[Effect]:
+        """Act on a due timer (already claimed by this process)."""
+        return await self.handle(
+            Command(
+                place,
+                Person("~system", "system", admin=True),
+                "timer",
+                (str(timer.id), timer.kind),
+                game_id=timer.game_id,
+            )
+        )
+
+    async def _do_timer(self, ctx: Context) -> None:
+        timer_id, kind = ctx.command.args
+        loaded = await self._active(ctx)
+        if loaded is None or loaded.row.id != ctx.command.game_id:
+            return  # the game ended meanwhile
+        timers = {t.id: t for t in await self.store.timers.pending(ctx.room.id)}
+        timer = timers.get(int(timer_id))
+        if kind == "lobby" and loaded.game is None:
+            await self._close(ctx, loaded, texts.LOBBY_EXPIRED)
+        elif kind == "idle":
+            await self._close(ctx, loaded, texts.IDLE_ENDED)
+        elif kind == "next_hand" and loaded.game is not None and loaded.game.hand is None:
+            await self._next_hand(ctx, loaded)
+        elif kind == "clock" and loaded.game is not None:
+            game = loaded.game
+            game.expire_clock()
+            ctx.say(texts.CLOCK_UP)
+            await self._progress(ctx, loaded)
+        elif kind in ("turn", "warning") and loaded.game is not None and timer is not None:
+            if timer.version != loaded.row.version:
+                return  # a move was made since: this timer is stale
+            if kind == "warning":
+                self._warn(ctx, loaded)
+            else:
+                await self._timeout_move(ctx, loaded)
+
+    def _warn(self, ctx: Context, loaded: Loaded) -> None:
+        game = loaded.game
+        assert game is not None and game.to_move is not None
+        seat = loaded.seats[game.to_move]
+        left = max(0, round(loaded.meta.get("turn_due", ctx.now.timestamp()) - ctx.now.timestamp()))
+        ctx.effects.append(
+            Say(
+                tr(
+                    ctx.lang,
+                    texts.HURRY,
+                    name=self._name(seat, game.to_move, ctx.lang),
+                    seconds=left,
+                ),
+                mention=(self._person(seat),),
+            )
+        )
+
+    async def _timeout_move(self, ctx: Context, loaded: Loaded) -> None:
+        game = loaded.game
+        assert game is not None
+        seat = game.to_move
+        if seat is None or game.hand is None:
+            return
+        info = loaded.seats[seat]
+        legal = game.legal_moves()
+        move = (
+            legal[0]
+            if len(legal) == 1
+            else await self._computer_move(
+                replace(loaded, seats=[replace(s, bot=s.bot or "normal") for s in loaded.seats]),
+                seat,
+            )
+        )
+        info.timeouts += 1
+        name = self._name(info, seat, ctx.lang)
+        ctx.say(
+            texts.TIMED_OUT,
+            name=name,
+            move=move_words(ctx.lang, move, self._names(loaded, ctx.lang)),
+        )
+        if info.timeouts >= loaded.rules.max_timeouts and info.user is not None:
+            info.bot = "normal"
+            ctx.say(texts.TAKEN_OVER, name=name)
+        game.apply(move)
+        await self._progress(ctx, loaded, made=[move])
