@@ -28,6 +28,19 @@ class Hand:
     ended: Any
     on_end: Callable[[], None] | None
 
+    def _copy_slots(self) -> Any:
+        """A copy sharing every field, with its own hands and moves and no ``on_end``: a
+        copy is a private what-if and never scores the real game. Subclasses copy their
+        other mutable fields."""
+        cls = type(self)
+        other = cls.__new__(cls)
+        for name in cls.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.hands = list(self.hands)
+        other.moves = list(self.moves)  # type: ignore[attr-defined]
+        other.on_end = None
+        return other
+
     def legal_moves(self) -> list[Move]:  # pragma: no cover - abstract
         raise NotImplementedError
 

@@ -363,16 +363,11 @@ class LineHand(Hand):
         self._end("blocked")
 
     def copy(self) -> LineHand:
-        other = LineHand.__new__(LineHand)
-        for name in LineHand.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.hands = list(self.hands)
-        other.on_end = None  # a copy is a private what-if: it never scores the real game
+        other: LineHand = self._copy_slots()
         other.sides = list(self.sides)
         if self._targets is self.sides:
             other._targets = other.sides
         other.placed = list(self.placed)
-        other.moves = list(self.moves)
         other.scored = list(self.scored)
         return other
 

@@ -437,17 +437,12 @@ class TrainHand(Hand):
         self._end("blocked")
 
     def copy(self) -> TrainHand:
-        other = TrainHand.__new__(TrainHand)
-        for name in TrainHand.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.hands = list(self.hands)
+        other: TrainHand = self._copy_slots()
         other.ends = [list(e) for e in self.ends]
         other.laid = [list(t) for t in self.laid]
         other.stamps = dict(self.stamps)
         other._forked = set(self._forked)
         other._open_doubles = dict(self._open_doubles)
-        other.moves = list(self.moves)
-        other.on_end = None
         return other
 
     # ----- explaining ----------------------------------------------------------------
