@@ -39,10 +39,7 @@ async def record_results(
     outcome = game.outcome
     assert outcome is not None
     scores = list(outcome.scores)
-    lower_wins = game.rules.family == "train"
-    order = sorted(range(len(scores)), key=lambda s: scores[s] if lower_wins else -scores[s])
-    rank = {side: position + 1 for position, side in enumerate(order)}
-    rank = {side: 1 if side == outcome.winner else max(2, r) for side, r in rank.items()}
+    rank = game.places()
     seats = []
     for seat, info in enumerate(loaded.seats[: game.players]):
         side = game.side_of(seat)

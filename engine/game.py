@@ -437,6 +437,18 @@ class Game:
         leader = self._leader()
         return None if leader is None else (leader, "target")
 
+    def places(self) -> list[int]:
+        """Each side's place on the score sheet (1 first; equal scores share a place), the
+        way the rules count: highest first when points are written on the winner, fewest
+        first otherwise. The game's winner is always first."""
+        scores = self.scores
+        better = (lambda a, b: a > b) if self.rules.score_to == "winner" else (lambda a, b: a < b)
+        places = [1 + sum(1 for other in scores if better(other, mine)) for mine in scores]
+        if self.outcome is not None:
+            winner = self.outcome.winner
+            places = [1 if s == winner else max(2, p) for s, p in enumerate(places)]
+        return places
+
     def _leader(self) -> int | None:
         """The side ahead on the score sheet, or None when tied for the lead."""
         scores = self.scores

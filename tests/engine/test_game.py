@@ -142,3 +142,12 @@ def test_the_hand_is_revealed_when_it_ends() -> None:
     room = view_of(game)
     assert room.revealed is not None and len(room.revealed) == 2
     assert room.result is not None and room.outcome is not None
+
+
+def test_places_follow_how_the_rules_count() -> None:
+    penalty = Game(Rules.from_preset("mexican_train"), 4)
+    penalty.scores = [30, 12, 30, 50]
+    assert penalty.places() == [2, 1, 2, 4]  # fewest pips first; equal scores share
+    counts = Game(Rules.from_preset("all_fives"), 3)
+    counts.scores = [40, 65, 10]
+    assert counts.places() == [2, 1, 3]  # points written on the winner: highest first
