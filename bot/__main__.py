@@ -11,9 +11,14 @@ from pathlib import Path
 
 from bot.config import SettingsError, load_settings
 from bot.console import Console, stdin_lines
+from bot.i18n import N_, tr
 from bot.service import GameService
 from storage.errors import StorageError
 from storage.store import Store
+
+NO_PLATFORMS_YET = N_(
+    "Discord and Telegram arrive with the next versions; opening the console room."
+)
 
 
 async def main() -> int:
@@ -33,7 +38,7 @@ async def main() -> int:
     try:
         if settings.telegram_token or settings.discord_token:
             print(
-                "Discord and Telegram arrive with the next versions; opening the console room.",
+                tr(settings.console_language, NO_PLATFORMS_YET),
                 file=sys.stderr,
             )
         name = settings.console_name or _user_name()

@@ -143,7 +143,8 @@ class ServiceCore:
                 except Unavailable:
                     return [Say(tr(ctx.own, texts.DATABASE_DOWN), private=ctx.person)]
                 except (DominoError, StorageError, ValueError) as error:
-                    log.warning("command %s refused: %s", command.action, error)
+                    # the type only: an engine's refusal may name the tiles of a hand
+                    log.warning("command %s refused: %s", command.action, type(error).__name__)
                     return [Say(tr(ctx.own, texts.NOTHING_CHANGED), private=ctx.person)]
                 except Exception:
                     log.exception("command %s failed", command.action)

@@ -27,6 +27,7 @@ from engine.errors import DominoError
 from engine.moves import Action, Move, parse_action
 from engine.players import make_player
 from engine.views import view_of
+from render.keys import move_keys
 from storage.errors import StorageError
 from storage.timers import ALL, TimerPlan
 
@@ -236,7 +237,7 @@ class Play(ServiceCore):
                 loaded.row.id,
                 game.ply,
             )
-            for key, m in texts.keyed(view.legal_moves)
+            for key, m in move_keys(view.legal_moves)
         )
         ctx.effects.append(
             Hand(
@@ -256,14 +257,15 @@ class Play(ServiceCore):
             return f"play {move.action_text()}"
         return move.action.value
 
-    async def _computer_move(self, loaded: Loaded, seat: int) -> Move:
-        """A computer player's move, thought out off the event loop."""
+    async def _computer_move(self, loaded: Loaded, seat: int, strength: str | None = None) -> Move:
+        """The move of the seat's computer player (or one of ``strength``, playing for a
+        person whose time ran out); a hard one thinks off the event loop."""
         game = loaded.game
         assert game is not None
-        info = loaded.seats[seat]
-        player = make_player(info.bot or "normal", seed=game.ply * 8 + seat)
+        strength = strength or loaded.seats[seat].bot or "normal"
+        player = make_player(strength, seed=game.ply * 8 + seat)
         view = view_of(game, seat)
-        if info.bot == "hard":
+        if strength == "hard":
             # a search of up to its budget: off the event loop, so other rooms go on
             return await asyncio.to_thread(player.choose, view)
         return player.choose(view)  # easy and normal decide in well under a millisecond

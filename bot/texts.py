@@ -11,8 +11,7 @@ from bot.i18n import N_, tr
 from engine.game import Game
 from engine.moves import Action, Move
 from engine.outcome import HandResult
-from engine.rules import PRESETS, Rules
-from render.keys import move_keys
+from engine.rules import Rules
 
 COMMANDS = (
     "new", "join", "leave", "add_ai", "kick", "begin", "play", "draw", "pass", "end",
@@ -148,10 +147,6 @@ def preset_name(lang: str, preset: str) -> str:
     return tr(lang, _PRESET_NAMES.get(preset, preset))
 
 
-def keyed(moves: Sequence[Move]) -> list[tuple[str, Move]]:
-    return move_keys(moves)
-
-
 def move_line(lang: str, name: str, words: str, move: Move) -> str:
     if move.action is Action.PASS:
         return tr(lang, "{name} passes.", name=name)
@@ -250,7 +245,3 @@ def settings_text(lang: str, settings: dict[str, Any]) -> str:
         )
     shown = ", ".join(f"{k}={v}" for k, v in sorted(settings.items()))
     return tr(lang, "Room settings: {settings}", settings=shown)
-
-
-def presets() -> list[str]:
-    return sorted(PRESETS)

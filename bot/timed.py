@@ -3,7 +3,6 @@ and idle games, the game clock."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from bot import texts
@@ -82,14 +81,7 @@ class Timed(ServiceCore):
             return
         info = loaded.seats[seat]
         legal = game.legal_moves()
-        move = (
-            legal[0]
-            if len(legal) == 1
-            else await self._computer_move(
-                replace(loaded, seats=[replace(s, bot=s.bot or "normal") for s in loaded.seats]),
-                seat,
-            )
-        )
+        move = legal[0] if len(legal) == 1 else await self._computer_move(loaded, seat, "normal")
         info.timeouts += 1
         name = self._name(info, seat, ctx.lang)
         ctx.say(

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from storage.database import transaction
@@ -175,17 +175,6 @@ class GameRepository:
                 .order_by(moves.c.ply)
             )
             return [LoggedMove(*row) for row in rows]
-
-    async def in_status(self, *statuses: str) -> list[GameRow]:
-        async with transaction(self._engine) as db:
-            rows = await db.execute(
-                select(games).where(games.c.status.in_(statuses)).order_by(games.c.id)
-            )
-            return [GameRow(**row._mapping) for row in rows]
-
-    async def count(self) -> int:
-        async with transaction(self._engine) as db:
-            return int(await db.scalar(select(func.count()).select_from(games)) or 0)
 
 
 async def _seat(db: AsyncConnection, game_id: int, seats: list[dict[str, Any]]) -> None:

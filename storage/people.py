@@ -108,10 +108,6 @@ class PeopleRepository:
             raise NotFound(f"there is no user {user_id}")
         return User(row.id, row.platform, row.platform_id, row.name, row.locale, row.forgotten)
 
-    async def set_locale(self, user_id: int, locale: str | None) -> None:
-        async with transaction(self._engine) as db:
-            await db.execute(update(users).where(users.c.id == user_id).values(locale=locale))
-
     async def community(
         self,
         platform: str,
