@@ -11,8 +11,8 @@ from pathlib import Path
 
 from bot.config import SettingsError, load_settings
 from bot.console import Console, stdin_lines
-from bot.i18n import N_, tr
 from bot.service import GameService
+from lang import N_, tr
 from storage.errors import StorageError
 from storage.store import Store
 

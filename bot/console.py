@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.describe import describe_table
-from bot.i18n import language, tr
 from bot.model import Board, Button, Command, Effect, File, Hand, Person, Picture, Place, Say
 from bot.service import GameService
 from bot.timer_loop import TimerLoop
+from lang import language, tr
 from render.board import draw_board, draw_hand
 
 PLACE_ID = ("console", "local", "mesa")

@@ -15,13 +15,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot import texts
-from bot.i18n import language, tr
 from bot.model import Command, Effect, Person, Say
 from bot.seats import Seat, seats_from, seats_json
 from engine.errors import DominoError
 from engine.game import Game
 from engine.record import export, load
 from engine.rules import Rules
+from lang import language, tr
 from render.board import Table
 from storage.database import utcnow
 from storage.errors import Conflict, StorageError, Unavailable

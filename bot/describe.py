@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.i18n import tr
 from engine.moves import MEXICAN, Move
 from engine.views import View
+from lang import tr
 from render.keys import move_keys
 
 

@@ -14,12 +14,12 @@ from bot.core import (
     Refusal,
     ServiceCore,
 )
-from bot.i18n import tr
 from bot.model import Button, Say
 from bot.seats import STRENGTHS, Seat, seat_of, seats_json
 from engine.errors import DominoError
 from engine.game import Game
 from engine.rules import PRESETS, Rules
+from lang import tr
 from storage.timers import ALL, TimerPlan
 
 

@@ -13,11 +13,11 @@ from bot.core import (
     ServiceCore,
 )
 from bot.describe import describe_table
-from bot.i18n import LANGUAGES, language, tr
 from bot.model import Board, Button, File, Say
 from bot.seats import seat_of
 from engine.rules import PRESETS
 from engine.views import view_of
+from lang import LANGUAGES, language, tr
 from render.theme import THEMES
 
 

@@ -20,13 +20,13 @@ from bot.core import (
     log,
 )
 from bot.describe import describe_hand, move_words
-from bot.i18n import language, tr
 from bot.model import Board, Button, Command, Hand, Person, Place, Say
 from bot.seats import seat_of
 from engine.errors import DominoError
 from engine.moves import Action, Move, parse_action
 from engine.players import make_player
 from engine.views import view_of
+from lang import language, tr
 from render.keys import move_keys
 from storage.errors import StorageError
 from storage.timers import ALL, TimerPlan

@@ -7,10 +7,10 @@ import io
 from typing import TYPE_CHECKING
 
 from bot import texts
-from bot.i18n import tr
 from bot.model import Picture, Say
 from engine.game import Game
 from engine.rules import PRESETS, Rules
+from lang import tr
 from render.sheets import Standing as Line
 from render.sheets import draw_leaderboard
 from storage.results import SeatResult

@@ -1,4 +1,4 @@
-"""What the bot says: message ids (English, translated in bot/locales/) and the longer
+"""What the bot says: message ids (English, translated in lang/locales/) and the longer
 texts made of them (summaries, help, rules, settings)."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from bot.i18n import N_, tr
 from engine.game import Game
 from engine.moves import Action, Move
 from engine.outcome import HandResult
 from engine.rules import Rules
+from lang import N_, tr
 
 COMMANDS = (
     "new", "join", "leave", "add_ai", "kick", "begin", "play", "draw", "pass", "end",

@@ -12,8 +12,8 @@ from bot.core import (
     ServiceCore,
 )
 from bot.describe import move_words
-from bot.i18n import tr
 from bot.model import Command, Effect, Person, Say
+from lang import tr
 from storage.timers import Timer
 
 

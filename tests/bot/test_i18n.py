@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import LANGUAGES, catalog, language, messages_in_code, placeholders, tr
+from lang import LANGUAGES, catalog, language, messages_in_code, placeholders, tr
 from tests.bot.driver import Room
 
 
@@ -13,7 +13,7 @@ from tests.bot.driver import Room
 def test_every_message_is_translated(lang: str) -> None:
     found = catalog(lang)
     missing = sorted({m for m, _ in messages_in_code() if not found.get(m)})
-    assert not missing, f"{lang} lacks {len(missing)}: {missing[:5]} (python -m bot.i18n update)"
+    assert not missing, f"{lang} lacks {len(missing)}: {missing[:5]} (python -m lang update)"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -1,16 +1,15 @@
-"""Every word the bot says, in Spanish, English and Portuguese, from gettext catalogs
-(bot/locales/<lang>/LC_MESSAGES/messages.po, read with Babel).
+"""Every word the bot says and its pictures show, in Spanish, English and Portuguese,
+from gettext catalogs (lang/locales/<lang>/LC_MESSAGES/messages.po, read with Babel).
 
 Messages are written in English in the code as ``tr(lang, "Seat {seat} is free.",
-seat=2)``; the English text is the message id. ``python -m bot.i18n update`` adds the
-ids found in the code to every catalog (untranslated); a test fails while any catalog
-lacks a translation or names other placeholders than the id.
+seat=2)``; the English text is the message id. ``python -m lang update`` adds the ids
+found in bot/ and render/ to every catalog (untranslated); a test fails while any
+catalog lacks a translation or names other placeholders than the id.
 """
 
 from __future__ import annotations
 
 import string
-import sys
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -22,7 +21,7 @@ from babel.messages.pofile import read_po, write_po
 LANGUAGES = ("es", "en", "pt")
 DEFAULT = "es"  # most of our players speak Spanish
 LOCALES = Path(__file__).with_name("locales")
-PACKAGE = Path(__file__).parent
+SOURCES = [Path(__file__).parents[1] / name for name in ("bot", "render")]
 KEYWORDS = {"tr": (2,), "N_": None}  # tr(lang, message, ...); N_(message) marks for later
 
 
@@ -65,11 +64,12 @@ def placeholders(text: str) -> set[str]:
 
 def messages_in_code() -> Iterator[tuple[str, str]]:
     """(message, where) for every message the code marks."""
-    for filename, lineno, message, _comments, _context in extract_from_dir(
-        str(PACKAGE), method_map=[("**.py", "python")], keywords=KEYWORDS
-    ):
-        if isinstance(message, str):
-            yield message, f"{filename}:{lineno}"
+    for source in SOURCES:
+        for filename, lineno, message, _comments, _context in extract_from_dir(
+            str(source), method_map=[("**.py", "python")], keywords=KEYWORDS
+        ):
+            if isinstance(message, str):
+                yield message, f"{source.name}/{filename}:{lineno}"
 
 
 def update() -> None:
@@ -93,9 +93,3 @@ def update() -> None:
             write_po(file, new, width=100, omit_header=False, no_location=True)
     catalog.cache_clear()
 
-
-if __name__ == "__main__":
-    if sys.argv[1:] != ["update"]:
-        print("usage: python -m bot.i18n update", file=sys.stderr)
-        sys.exit(2)
-    update()
