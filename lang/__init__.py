@@ -92,4 +92,3 @@ def update() -> None:
         with path.open("wb") as file:
             write_po(file, new, width=100, omit_header=False, no_location=True)
     catalog.cache_clear()
-
