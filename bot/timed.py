@@ -25,18 +25,16 @@ class Timed(ServiceCore):
                 place,
                 Person("~system", "system", admin=True),
                 "timer",
-                (str(timer.id), timer.kind),
+                (timer.kind, str(timer.version if timer.version is not None else "")),
                 game_id=timer.game_id,
             )
         )
 
     async def _do_timer(self, ctx: Context) -> None:
-        timer_id, kind = ctx.command.args
+        kind, version = ctx.command.args
         loaded = await self._active(ctx)
         if loaded is None or loaded.row.id != ctx.command.game_id:
             return  # the game ended meanwhile
-        timers = {t.id: t for t in await self.store.timers.pending(ctx.room.id)}
-        timer = timers.get(int(timer_id))
         if kind == "lobby" and loaded.game is None:
             await self._close(ctx, loaded, texts.LOBBY_EXPIRED)
         elif kind == "idle":
@@ -48,8 +46,8 @@ class Timed(ServiceCore):
             game.expire_clock()
             ctx.say(texts.CLOCK_UP)
             await self._progress(ctx, loaded)
-        elif kind in ("turn", "warning") and loaded.game is not None and timer is not None:
-            if timer.version != loaded.row.version:
+        elif kind in ("turn", "warning") and loaded.game is not None:
+            if version != str(loaded.row.version):
                 return  # a move was made since: this timer is stale
             if kind == "warning":
                 self._warn(ctx, loaded)

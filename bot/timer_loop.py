@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
 
 from bot.model import Effect, Place
 from bot.service import GameService
@@ -16,6 +17,7 @@ log = logging.getLogger(__name__)
 
 Deliver = Callable[[Place, list[Effect]], Awaitable[None]]
 POLL_SECONDS = 1.0
+SETTLE_EVERY = timedelta(hours=1)
 
 
 class TimerLoop:
@@ -24,6 +26,7 @@ class TimerLoop:
         self.deliver = deliver
         self.poll = poll
         self._expired_on: object = None  # the day results older than a year were last taken out
+        self._settled_at: datetime | None = None  # when unwritten results were last looked for
 
     async def run(self) -> None:
         while True:
@@ -38,9 +41,11 @@ class TimerLoop:
     async def tick(self) -> int:
         """Fire every timer due now; how many this process fired."""
         store, service = self.service.store, self.service
-        await service.settle()
         fired = 0
         now = service.clock()
+        if self._settled_at is None or now - self._settled_at >= SETTLE_EVERY:
+            await service.settle()  # at start, then hourly: not a query every second
+            self._settled_at = now
         if self._expired_on != now.date():
             await store.results.expire(now)  # once a day: a year-old result leaves the rating
             self._expired_on = now.date()
