@@ -230,8 +230,13 @@ def differences(case: Case) -> list[str]:
     if error is not None:
         return [f"refused: {error}"]
     assert got is not None and case.expect is not None
+    return compare(case.expect, got)
+
+
+def compare(expect: dict[str, Any], got: dict[str, Any]) -> list[str]:
+    """What differs between an expected summary and the engine's (hands item by item)."""
     out = []
-    for key, want in case.expect.items():
+    for key, want in expect.items():
         if key == "hands":
             for i, (w, g) in enumerate(zip(want, got["hands"], strict=False)):
                 out += [

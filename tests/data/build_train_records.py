@@ -31,7 +31,7 @@ from engine.record import export, load, summary
 from engine.rules import Rules
 from engine.tiles import Tile
 from tests.data import train_reference as ref
-from tests.data.build_records import Case, run_cases
+from tests.data.build_records import Case, compare, run_cases
 
 RECORDS = Path(__file__).parent / "records"
 NAMES = ["Ana", "Beto", "Caro", "Dani", "Eva", "Fede", "Gabi", "Hugo"]
@@ -160,18 +160,7 @@ def differences(c: Case) -> list[str]:
     if c.error is not None:
         return [f"accepted; expected an error containing {c.error!r}"]
     assert c.expect is not None
-    out = []
-    for key, want in c.expect.items():
-        if key == "hands":
-            for i, (w, g) in enumerate(zip(want, got["hands"], strict=False)):
-                out += [
-                    f"hands[{i}].{k}: want {v!r} got {g[k]!r}" for k, v in w.items() if g[k] != v
-                ]
-            if len(want) != len(got["hands"]):
-                out.append(f"hands: want {len(want)} got {len(got['hands'])}")
-        elif got[key] != want:
-            out.append(f"{key}: want {want!r} got {got[key]!r}")
-    return out
+    return compare(c.expect, got)
 
 
 # ----- fuzzing: the engine's legal moves against the reference's ----------------------------
