@@ -25,7 +25,7 @@ from lang import language, tr
 from render.board import Table
 from storage.database import utcnow
 from storage.errors import Conflict, StorageError, Unavailable
-from storage.games import GameRow
+from storage.games import ACTIVE, GameRow
 from storage.people import Community, Room, User
 from storage.store import Store
 from storage.timers import TimerPlan
@@ -38,6 +38,10 @@ NEXT_HAND_SECONDS = 8  # the pause between hands, unless someone presses "next"
 WARNING_SHARE = 3  # the warning comes when a third of the turn is left
 TRIES = 3  # attempts at a command that lost a race with another process
 ROOM_SECONDS = 30  # how long a room's settings are trusted from memory
+# Moves trust the room's game as this process last saw it, unread: if another process
+# moved meanwhile, the save finds a newer version (Conflict) or the move is refused on
+# the old state, and either way the command runs again on the game read afresh.
+TRUSTING = frozenset({"play", "draw", "pass", "end", "next"})
 # Words players type in Spanish or Portuguese, read as the commands' own words.
 ALIASES = {
     "en": "on", "em": "on", "sobre": "on", "mexicano": "mexican",
@@ -61,6 +65,8 @@ class Context:
     own: str  # the person's language (private messages)
     now: datetime
     effects: list[Effect] = field(default_factory=list)
+    fresh: bool = False  # read the game from storage even if this process knows it
+    trusted: bool = False  # the game came from memory, unread
 
     @property
     def person(self) -> Person:
@@ -115,6 +121,7 @@ class ServiceCore:
         self._rooms: dict[tuple[int, str], tuple[Room, datetime]] = {}
         self._users: dict[tuple[str, str], User] = {}
         self._games: dict[int, tuple[int, Game]] = {}  # game id: (version, game)
+        self._rows: dict[int, GameRow] = {}  # room id: its active game's row, as last seen
 
     # ----- the door --------------------------------------------------------------------
 
@@ -129,16 +136,20 @@ class ServiceCore:
         async with lock:
             for _ in range(TRIES):
                 ctx.effects = []
+                ctx.trusted = False
                 try:
-                    await self._dispatch(ctx)
+                    await self._dispatch_or_forget(ctx)
                     return ctx.effects
                 except Refusal as refusal:
+                    if ctx.trusted:  # refused on the game as remembered: read it, try again
+                        ctx.fresh = True
+                        continue
                     return [
                         *ctx.effects,
                         Say(tr(ctx.own, refusal.message, **refusal.params), private=ctx.person),
                     ]
-                except Conflict:
-                    self._games.clear()  # another process moved: read the game again
+                except Conflict:  # another process moved: read the game again
+                    ctx.fresh = True
                     continue
                 except Unavailable:
                     return [Say(tr(ctx.own, texts.DATABASE_DOWN), private=ctx.person)]
@@ -150,6 +161,19 @@ class ServiceCore:
                     log.exception("command %s failed", command.action)
                     return [Say(tr(ctx.own, texts.NOTHING_CHANGED), private=ctx.person)]
         return [Say(tr(ctx.own, texts.BUSY), private=ctx.person)]
+
+    async def _dispatch_or_forget(self, ctx: Context) -> None:
+        try:
+            await self._dispatch(ctx)
+        except BaseException:
+            # what is in memory may hold a change that was not saved: forget it
+            self._forget_game(ctx.room.id)
+            raise
+
+    def _forget_game(self, room_id: int) -> None:
+        row = self._rows.pop(room_id, None)
+        if row is not None:
+            self._games.pop(row.id, None)
 
     async def _context(self, command: Command) -> Context:
         now = self.clock()
@@ -189,8 +213,20 @@ class ServiceCore:
     # ----- loading and saving ----------------------------------------------------------
 
     async def _active(self, ctx: Context) -> Loaded | None:
-        row = await self.store.games.active_in(ctx.room.id)
+        row = None
+        if not ctx.fresh and ctx.command.action in TRUSTING:
+            row = self._rows.get(ctx.room.id)
+            ctx.trusted = row is not None
+        if row is None:
+            row = await self.store.games.active_in(ctx.room.id)
+            self._remember(ctx.room.id, row)
         return self._loaded(row) if row is not None else None
+
+    def _remember(self, room_id: int, row: GameRow | None) -> None:
+        if row is not None and row.status in ACTIVE:
+            self._rows[room_id] = row
+        else:
+            self._forget_game(room_id)
 
     def _loaded(self, row: GameRow) -> Loaded:
         snapshot = row.snapshot
@@ -253,7 +289,10 @@ class ServiceCore:
             plies=loaded.row.plies + len(moves),
             status=status or loaded.row.status,
             seats=seats,
+            snapshot={"record": loaded.record, "meta": loaded.meta},
+            updated_at=ctx.now,
         )
+        self._remember(row.room_id, row)
         if game is not None and keep_game and row.status == "playing":
             self._games[row.id] = (version, game)
         else:

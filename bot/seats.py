@@ -4,7 +4,7 @@ timeouts keeps it: the computer plays for them until they join back."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 STRENGTHS = ("easy", "normal", "hard")
 
@@ -32,7 +32,8 @@ class Seat:
         return self.user is not None and self.bot is not None
 
     def to_json(self) -> dict:
-        return {k: v for k, v in asdict(self).items() if v not in (None, 0)}
+        values = {name: getattr(self, name) for name in Seat.__dataclass_fields__}
+        return {k: v for k, v in values.items() if v not in (None, 0)}
 
     @staticmethod
     def from_json(data: dict) -> Seat:

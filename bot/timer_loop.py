@@ -18,6 +18,7 @@ log = logging.getLogger(__name__)
 Deliver = Callable[[Place, list[Effect]], Awaitable[None]]
 POLL_SECONDS = 1.0
 SETTLE_EVERY = timedelta(hours=1)
+FIRED_KEPT = timedelta(days=1)  # fired timers' rows, kept a while for anyone looking into a game
 
 
 class TimerLoop:
@@ -46,8 +47,9 @@ class TimerLoop:
         if self._settled_at is None or now - self._settled_at >= SETTLE_EVERY:
             await service.settle()  # at start, then hourly: not a query every second
             self._settled_at = now
-        if self._expired_on != now.date():
-            await store.results.expire(now)  # once a day: a year-old result leaves the rating
+        if self._expired_on != now.date():  # once a day:
+            await store.results.expire(now)  # a year-old result leaves the rating
+            await store.timers.purge(now - FIRED_KEPT)
             self._expired_on = now.date()
         for timer in await store.timers.due(now):
             if not await store.timers.claim(timer.id, service.holder, now):

@@ -12,7 +12,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
+from functools import lru_cache
 from typing import Any, Literal
 
 from engine.errors import RulesError
@@ -91,7 +92,12 @@ class Rules:
         if name not in PRESETS:
             known = ", ".join(sorted(PRESETS))
             raise RulesError(f"unknown preset '{name}'; the presets are {known}")
-        return Rules._build(name, PRESETS[name], options)
+        try:
+            key = tuple(sorted(options.items()))
+            hash(key)
+        except TypeError:  # an unhashable value: not a valid option anyway, _build says why
+            return Rules._build(name, PRESETS[name], options)
+        return _preset_with(name, key)
 
     @staticmethod
     def from_record(data: Mapping[str, Any]) -> Rules:
@@ -105,15 +111,7 @@ class Rules:
 
     def options(self) -> dict[str, Any]:
         """The options that differ from the preset's defaults (what a record stores)."""
-        base = Rules.from_preset(self.preset)
-        mine = asdict(self)
-        theirs = asdict(base)
-        options = {k: v for k, v in mine.items() if v != theirs[k] and k in OPTION_NAMES}
-        if self.tens_scoring:
-            options["target"] = self.target  # tens_scoring alone would imply target 40
-        if self.family == "train":
-            options.pop("score_to", None)  # follows positive_scoring
-        return options
+        return dict(_options_of(self))
 
     def with_options(self, **options: Any) -> Rules:
         return Rules._build(self.preset, {**PRESETS[self.preset], **self.options()}, options)
@@ -150,6 +148,28 @@ class Rules:
         rules = replace(Rules(), preset=name, **values)
         _check_consistent(rules)
         return rules
+
+
+# Every saved move exports its game's rules, and every loaded game builds them again: a
+# room's rules are the same few values over and over, so both are worked out once.
+@lru_cache(maxsize=1024)
+def _preset_with(name: str, options: tuple[tuple[str, Any], ...]) -> Rules:
+    return Rules._build(name, PRESETS[name], dict(options))
+
+
+@lru_cache(maxsize=1024)
+def _options_of(rules: Rules) -> tuple[tuple[str, Any], ...]:
+    base = Rules.from_preset(rules.preset)
+    options = {
+        field.name: getattr(rules, field.name)
+        for field in fields(Rules)
+        if field.name in OPTION_NAMES and getattr(rules, field.name) != getattr(base, field.name)
+    }
+    if rules.tens_scoring:
+        options["target"] = rules.target  # tens_scoring alone would imply target 40
+    if rules.family == "train":
+        options.pop("score_to", None)  # follows positive_scoring
+    return tuple(options.items())
 
 
 def default_hand_size(family: str, top: int, players: int) -> int:

@@ -1,34 +1,47 @@
-"""Opening the database: the URL, SQLite's durability settings, migrations at start.
+"""Opening the database and running work on it, one transaction at a time.
 
 ``DATABASE_URL`` unset means an SQLite file under ./data/. SQLite runs in WAL mode with
 ``synchronous=FULL``: a commit returns only once the log is on disk, so a move reported
 saved survives a power cut, not just a crash of the program (docs/storage.md).
+
+Repositories hand :meth:`Database.run` a plain function of a SQLAlchemy ``Connection``:
+the whole function is one transaction. On SQLite it runs on the database's own thread,
+start to commit in one go (storage/sqlite.py); on PostgreSQL it runs on an asyncpg
+connection through SQLAlchemy's ``run_sync``. Why not aiosqlite: it sends every
+statement to its thread and back through the event loop, so a busy loop stretched each
+transaction over many of its turns while the one SQLite connection waited; offered 500
+commands a second, the service managed 65 (bench/service.py, docs/storage.md).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any, TypeVar
 
-from sqlalchemy import event, exc
+from sqlalchemy import Connection, exc
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from storage.errors import StorageError, Unavailable
 
 DEFAULT_PATH = Path("data") / "domino.sqlite3"
+UNAVAILABLE = "the database is not answering; try again shortly"
+
+T = TypeVar("T")
 
 
 def database_url(url: str | None = None) -> str:
     """The URL to use: ``url``, else ``DATABASE_URL``, else the SQLite file under ./data/.
-    Plain ``postgresql://`` and ``sqlite://`` URLs get their async drivers."""
+    Plain ``postgresql://`` and ``sqlite://`` URLs get the drivers this program uses
+    (asyncpg; the standard library's sqlite3)."""
     url = url or os.environ.get("DATABASE_URL") or ""
     if not url:
         DEFAULT_PATH.parent.mkdir(parents=True, exist_ok=True)
-        return f"sqlite+aiosqlite:///{DEFAULT_PATH}"
+        return f"sqlite+pysqlite:///{DEFAULT_PATH}"
     try:
         parsed = make_url(url)
     except Exception as error:  # sqlalchemy.exc.ArgumentError and friends
@@ -36,8 +49,8 @@ def database_url(url: str | None = None) -> str:
     backend = parsed.get_backend_name()
     if backend == "postgresql" and parsed.drivername != "postgresql+asyncpg":
         parsed = parsed.set(drivername="postgresql+asyncpg")
-    elif backend == "sqlite" and parsed.drivername != "sqlite+aiosqlite":
-        parsed = parsed.set(drivername="sqlite+aiosqlite")
+    elif backend == "sqlite" and parsed.drivername != "sqlite+pysqlite":
+        parsed = parsed.set(drivername="sqlite+pysqlite")
     elif backend not in ("postgresql", "sqlite"):
         raise StorageError(f"DATABASE_URL must be SQLite or PostgreSQL, not {backend}")
     if backend == "sqlite" and parsed.database and parsed.database != ":memory:":
@@ -45,27 +58,72 @@ def database_url(url: str | None = None) -> str:
     return parsed.render_as_string(hide_password=False)
 
 
-def open_engine(url: str | None = None) -> AsyncEngine:
+class Database:
+    """Where the repositories' work runs. ``dialect`` is "sqlite" or "postgresql"."""
+
+    dialect: str
+
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(connection, *args)`` as one transaction: committed when it returns,
+        rolled back if it raises. A database that does not answer raises
+        :class:`Unavailable`."""
+        raise NotImplementedError
+
+    async def run_apart(self, work: Callable[..., T], *args: Any) -> T:
+        """:meth:`run`, for work that may take long: it must not hold up the rest."""
+        return await self.run(work, *args)
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+
+class PostgreSQLDatabase(Database):
+    dialect = "postgresql"
+
+    def __init__(self, url: str) -> None:
+        self._engine: AsyncEngine = create_async_engine(url, pool_pre_ping=True)
+
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        with unavailable_when_unreachable():
+            async with self._engine.begin() as connection:
+                return await connection.run_sync(work, *args)
+
+    async def close(self) -> None:
+        await self._engine.dispose()
+
+
+def open_database(url: str | None = None) -> Database:
     url = database_url(url)
     if url.startswith("sqlite"):
-        # One connection: SQLite takes one writer at a time anyway, and transactions
-        # queued here wait their turn at once, where several connections would meet
-        # at SQLite's lock and back off by sleeping (other processes still do).
-        engine = create_async_engine(url, pool_size=1, max_overflow=0, pool_timeout=60)
-    else:
-        engine = create_async_engine(url, pool_pre_ping=True)
-    if engine.dialect.name == "sqlite":
-        event.listen(engine.sync_engine, "connect", _sqlite_settings)
-    return engine
+        from storage.sqlite import SQLiteDatabase  # it builds on this module
+
+        return SQLiteDatabase(url)
+    return PostgreSQLDatabase(url)
 
 
-def _sqlite_settings(connection: object, _record: object) -> None:
-    cursor = connection.cursor()  # type: ignore[attr-defined]
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=FULL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=10000")  # another process's write: wait, not fail
-    cursor.close()
+# Work for Database.run. ``params`` fill a prepared statement's bindparam()s: the hot
+# paths build their statements once, as SQLAlchemy spends more time building and keying
+# a statement than SQLite spends running it.
+
+
+def first(db: Connection, query: Any, params: dict[str, Any] | None = None) -> Any:
+    """The query's first row, or None."""
+    return db.execute(query, params).first()
+
+
+def rows(db: Connection, query: Any, params: dict[str, Any] | None = None) -> list[Any]:
+    """The query's rows."""
+    return list(db.execute(query, params))
+
+
+def scalar(db: Connection, query: Any, params: dict[str, Any] | None = None) -> Any:
+    """The query's first column of its first row, or None."""
+    return db.scalar(query, params)
+
+
+def changed(db: Connection, statement: Any, params: dict[str, Any] | None = None) -> int:
+    """How many rows the statement changed."""
+    return db.execute(statement, params).rowcount
 
 
 def utcnow() -> datetime:
@@ -73,19 +131,18 @@ def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-@asynccontextmanager
-async def transaction(engine: AsyncEngine) -> AsyncIterator[AsyncConnection]:
-    """One transaction: committed when the block ends, rolled back if it raises. A
-    database that does not answer becomes :class:`Unavailable`."""
+@contextmanager
+def unavailable_when_unreachable() -> Iterator[None]:
+    """Errors that mean "the database is not answering" become :class:`Unavailable`;
+    every other error passes unchanged."""
     try:
-        async with engine.begin() as connection:
-            yield connection
+        yield
     except exc.DBAPIError as error:
         if error.connection_invalidated or _unreachable(error):
-            raise Unavailable("the database is not answering; try again shortly") from error
+            raise Unavailable(UNAVAILABLE) from error
         raise
     except (OSError, TimeoutError) as error:
-        raise Unavailable("the database is not answering; try again shortly") from error
+        raise Unavailable(UNAVAILABLE) from error
 
 
 def _unreachable(error: exc.DBAPIError) -> bool:

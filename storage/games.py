@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy import Connection, bindparam, delete, insert, select, update
 
-from storage.database import transaction
+from storage.database import Database, first, rows
 from storage.errors import Conflict, NotFound
 from storage.schema import game_seats, games, moves
 from storage.timers import TimerPlan, apply_plan
@@ -46,8 +46,8 @@ class LoggedMove:
 
 
 class GameRepository:
-    def __init__(self, engine: AsyncEngine) -> None:
-        self._engine = engine
+    def __init__(self, database: Database) -> None:
+        self._db = database
 
     async def create(
         self,
@@ -60,13 +60,14 @@ class GameRepository:
     ) -> GameRow:
         """A new game at version 1. A room holds one active game: a second one while
         the first is in the lobby or in play fails with :class:`Conflict`."""
-        async with transaction(self._engine) as db:
-            active = await db.scalar(
+
+        def work(db: Connection) -> Any:
+            active = db.scalar(
                 select(games.c.id).where(games.c.room_id == room_id, games.c.status.in_(ACTIVE))
             )
             if active is not None and status in ACTIVE:
                 raise Conflict(f"room {room_id} already has game {active}")
-            game_id = await db.scalar(
+            game_id = db.scalar(
                 insert(games)
                 .values(
                     room_id=room_id,
@@ -82,24 +83,20 @@ class GameRepository:
                 .returning(games.c.id)
             )
             assert game_id is not None
-            await _seat(db, game_id, seats)
-        return await self.load(game_id)
+            _seat(db, game_id, seats)
+            return first(db, select(games).where(games.c.id == game_id))
+
+        return GameRow(**(await self._db.run(work))._mapping)
 
     async def load(self, game_id: int) -> GameRow:
-        async with transaction(self._engine) as db:
-            row = (await db.execute(select(games).where(games.c.id == game_id))).first()
+        row = await self._db.run(first, _BY_ID, {"game_id": game_id})
         if row is None:
             raise NotFound(f"there is no game {game_id}")
         return GameRow(**row._mapping)
 
     async def active_in(self, room_id: int) -> GameRow | None:
         """The room's game in the lobby or in play, if any."""
-        async with transaction(self._engine) as db:
-            row = (
-                await db.execute(
-                    select(games).where(games.c.room_id == room_id, games.c.status.in_(ACTIVE))
-                )
-            ).first()
+        row = await self._db.run(first, _ACTIVE_IN, {"room_id": room_id})
         return GameRow(**row._mapping) if row is not None else None
 
     async def save(
@@ -117,46 +114,37 @@ class GameRepository:
         transaction, if the game is still at ``version``; the new version. ``timers``
         change in the same transaction. Raises :class:`Conflict` when another save came
         first (nothing is written then)."""
-        values: dict[str, Any] = {
-            "snapshot": snapshot,
-            "version": version + 1,
-            "plies": games.c.plies + len(new_moves),
-            "updated_at": now,
-        }
+        values: dict[str, Any] = {"snapshot": snapshot, "updated_at": now}
         if status is not None:
             values["status"] = status
             if status not in ACTIVE:
                 values["finished_at"] = now
         if seats is not None:
             values["seats"] = seats
-        async with transaction(self._engine) as db:
+        update_game = _save_statement(tuple(values))
+        params = {f"new_{k}": v for k, v in values.items()}
+        params.update(game_id=game_id, expected=version, added=len(new_moves))
+
+        def work(db: Connection) -> None:
             # the update comes first: it takes the write lock and checks the version
-            saved = (
-                await db.execute(
-                    update(games)
-                    .where(games.c.id == game_id, games.c.version == version)
-                    .values(**values)
-                    .returning(games.c.plies, games.c.room_id)
-                )
-            ).first()
+            saved = db.execute(update_game, params).first()
             if saved is None:
-                found = await db.scalar(select(games.c.version).where(games.c.id == game_id))
+                found = db.scalar(select(games.c.version).where(games.c.id == game_id))
                 if found is None:
                     raise NotFound(f"there is no game {game_id}")
                 raise Conflict(f"game {game_id} is at version {found}, not {version}")
-            plies = saved.plies
             if seats is not None:
-                await _seat(db, game_id, seats)
+                _seat(db, game_id, seats)
             if timers is not None:
-                await apply_plan(db, saved.room_id, game_id, version + 1, timers)
-            first = plies - len(new_moves)
+                apply_plan(db, saved.room_id, game_id, version + 1, timers)
+            start = saved.plies - len(new_moves)
             if new_moves:
-                await db.execute(
-                    insert(moves),
+                db.execute(
+                    _LOG_MOVES,
                     [
                         {
                             "game_id": game_id,
-                            "ply": first + i,
+                            "ply": start + i,
                             "hand": hand,
                             "move": text,
                             "created_at": now,
@@ -164,29 +152,55 @@ class GameRepository:
                         for i, (hand, text) in enumerate(new_moves)
                     ],
                 )
+
+        await self._db.run(work)
         return version + 1
 
     async def log(self, game_id: int) -> list[LoggedMove]:
         """The game's moves as logged, in order."""
-        async with transaction(self._engine) as db:
-            rows = await db.execute(
-                select(moves.c.ply, moves.c.hand, moves.c.move)
-                .where(moves.c.game_id == game_id)
-                .order_by(moves.c.ply)
-            )
-            return [LoggedMove(*row) for row in rows]
+        query = (
+            select(moves.c.ply, moves.c.hand, moves.c.move)
+            .where(moves.c.game_id == game_id)
+            .order_by(moves.c.ply)
+        )
+        return [LoggedMove(*row) for row in await self._db.run(rows, query)]
 
 
-async def _seat(db: AsyncConnection, game_id: int, seats: list[dict[str, Any]]) -> None:
+_BY_ID = select(games).where(games.c.id == bindparam("game_id"))
+_ACTIVE_IN = select(games).where(
+    games.c.room_id == bindparam("room_id"), games.c.status.in_(ACTIVE)
+)
+_LOG_MOVES = insert(moves)
+_UNSEAT = delete(game_seats).where(game_seats.c.game_id == bindparam("game_id"))
+_SEAT = insert(game_seats)
+
+
+@cache
+def _save_statement(columns: tuple[str, ...]) -> Any:
+    """A save's update of ``columns`` (each from the parameter ``new_<column>``), where
+    the game is at the ``expected`` version; it counts ``added`` moves."""
+    return (
+        update(games)
+        .where(games.c.id == bindparam("game_id"), games.c.version == bindparam("expected"))
+        .values(
+            version=games.c.version + 1,
+            plies=games.c.plies + bindparam("added"),
+            **{name: bindparam(f"new_{name}", type_=games.c[name].type) for name in columns},
+        )
+        .returning(games.c.plies, games.c.room_id)
+    )
+
+
+def _seat(db: Connection, game_id: int, seats: list[dict[str, Any]]) -> None:
     """Keep game_seats in step with the seats (computer players have no row)."""
-    await db.execute(delete(game_seats).where(game_seats.c.game_id == game_id))
-    rows = [
+    db.execute(_UNSEAT, {"game_id": game_id})
+    seated = [
         {"game_id": game_id, "seat": i, "user_id": seat["user"]}
         for i, seat in enumerate(seats)
         if seat.get("user") is not None
     ]
-    if rows:
-        await db.execute(insert(game_seats), rows)
+    if seated:
+        db.execute(_SEAT, seated)
 
 
 def snapshot_moves(snapshot: dict[str, Any]) -> list[tuple[int, str]]:

@@ -13,8 +13,8 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection
-from sqlalchemy.ext.asyncio import AsyncEngine
 
+from storage.database import Database
 from storage.errors import StorageError
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -32,22 +32,22 @@ def head() -> str:
     return head
 
 
-async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
+async def upgrade(database: Database, revision: str = "head") -> None:
     """Migrate to ``revision`` (default: this program's newest)."""
-    async with engine.begin() as connection:
-        await connection.run_sync(_upgrade, revision)
+    await database.run_apart(_upgrade, revision)
 
 
-async def current(engine: AsyncEngine) -> str | None:
-    async with engine.connect() as connection:
-        return await connection.run_sync(
-            lambda sync: MigrationContext.configure(sync).get_current_revision()
-        )
+async def current(database: Database) -> str | None:
+    return await database.run(_current)
+
+
+def _current(connection: Connection) -> str | None:
+    return MigrationContext.configure(connection).get_current_revision()
 
 
 def _upgrade(connection: Connection, revision: str) -> None:
     config = alembic_config()
-    found = MigrationContext.configure(connection).get_current_revision()
+    found = _current(connection)
     known = {s.revision for s in ScriptDirectory.from_config(config).walk_revisions()}
     if found is not None and found not in known:
         raise StorageError(

@@ -3,44 +3,43 @@ so every total and every other player's record still adds up."""
 
 from __future__ import annotations
 
-from sqlalchemy import select, update
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy import Connection, select, update
 
-from storage.database import transaction
 from storage.schema import game_seats, games, users
 
 FORGOTTEN_NAME = "—"  # what records show in a forgotten player's seat
 
 
-async def forget(engine: AsyncEngine, user_id: int) -> int:
+def forget(db: Connection, user_id: int) -> int:
     """Erase the user's identity, also from the records of the games they sat in; the
-    number of game records changed."""
-    async with transaction(engine) as db:
-        await db.execute(
-            update(users)
-            .where(users.c.id == user_id)
-            .values(name=None, platform_id=None, locale=None, forgotten=True)
-        )
-        changed = 0
-        sat_in = select(game_seats.c.game_id).where(game_seats.c.user_id == user_id)
-        found = await db.execute(
+    number of game records changed. Work for :meth:`storage.database.Database.run`."""
+    db.execute(
+        update(users)
+        .where(users.c.id == user_id)
+        .values(name=None, platform_id=None, locale=None, forgotten=True)
+    )
+    changed = 0
+    sat_in = select(game_seats.c.game_id).where(game_seats.c.user_id == user_id)
+    found = list(
+        db.execute(
             select(games.c.id, games.c.seats, games.c.snapshot).where(games.c.id.in_(sat_in))
         )
-        for row in found:
-            seats = [i for i, seat in enumerate(row.seats) if seat.get("user") == user_id]
-            if not seats:
-                continue
-            snapshot = _renamed(dict(row.snapshot), seats)
-            new_seats = [
-                {k: v for k, v in seat.items() if k != "name"} if i in seats else seat
-                for i, seat in enumerate(row.seats)
-            ]
-            await db.execute(
-                update(games)
-                .where(games.c.id == row.id)
-                .values(snapshot=snapshot, seats=new_seats, version=games.c.version + 1)
-            )
-            changed += 1
+    )
+    for row in found:
+        seats = [i for i, seat in enumerate(row.seats) if seat.get("user") == user_id]
+        if not seats:
+            continue
+        snapshot = _renamed(dict(row.snapshot), seats)
+        new_seats = [
+            {k: v for k, v in seat.items() if k != "name"} if i in seats else seat
+            for i, seat in enumerate(row.seats)
+        ]
+        db.execute(
+            update(games)
+            .where(games.c.id == row.id)
+            .values(snapshot=snapshot, seats=new_seats, version=games.c.version + 1)
+        )
+        changed += 1
     return changed
 
 

@@ -17,10 +17,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import and_, delete, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy import Connection, and_, delete, insert, select, update
 
-from storage.database import transaction
+from storage.database import Database, first, rows
 from storage.schema import game_results, games, hand_results, ratings
 
 WINDOW = timedelta(days=365)
@@ -55,8 +54,8 @@ def conservative(mu: float, sigma: float) -> float:
 
 
 class ResultRepository:
-    def __init__(self, engine: AsyncEngine) -> None:
-        self._engine = engine
+    def __init__(self, database: Database) -> None:
+        self._db = database
 
     async def record_game(
         self,
@@ -70,14 +69,15 @@ class ResultRepository:
     ) -> list[RatingChange]:
         """Write a finished game (``hands``: per hand, per seat, (points, won)) and move
         its players' ratings; the rating changes. A game already written is left as is."""
-        async with transaction(self._engine) as db:
-            done = await db.scalar(
+
+        def work(db: Connection) -> list[RatingChange]:
+            done = db.scalar(
                 select(game_results.c.game_id).where(game_results.c.game_id == game_id).limit(1)
             )
             if done is not None:
                 return []
             humans = sum(1 for s in seats if s.user_id is not None)
-            rows = [
+            written = [
                 {
                     "game_id": game_id,
                     "seat": s.seat,
@@ -97,7 +97,7 @@ class ResultRepository:
                 }
                 for s in seats
             ]
-            await db.execute(insert(game_results), rows)
+            db.execute(insert(game_results), written)
             by_seat = {s.seat: s.user_id for s in seats}
             hand_rows = [
                 {
@@ -112,16 +112,19 @@ class ResultRepository:
                 for seat, (points, won) in enumerate(per_seat)
             ]
             if hand_rows:
-                await db.execute(insert(hand_results), hand_rows)
+                db.execute(insert(hand_results), hand_rows)
             if humans < MIN_HUMANS:
                 return []
-            return await _rate(db, community_id, family, rows, finished_at)
+            return _rate(db, community_id, family, written, finished_at)
+
+        return await self._db.run(work)
 
     async def expire(self, now: datetime) -> int:
         """Take results older than a year out of the ratings; how many left."""
         cutoff = now - WINDOW
-        async with transaction(self._engine) as db:
-            old = await db.execute(
+
+        def work(db: Connection) -> int:
+            old = db.execute(
                 select(game_results.c.community_id, game_results.c.family)
                 .where(game_results.c.rated, game_results.c.finished_at < cutoff)
                 .distinct()
@@ -129,43 +132,40 @@ class ResultRepository:
             groups = [tuple(row) for row in old]
             if not groups:
                 return 0
-            result = await db.execute(
+            result = db.execute(
                 update(game_results)
                 .where(game_results.c.rated, game_results.c.finished_at < cutoff)
                 .values(rated=False)
             )
             for community_id, family in groups:
-                await _replay(db, community_id, family, now)
-        return result.rowcount or 0
+                _replay(db, community_id, family, now)
+            return result.rowcount or 0
+
+        return await self._db.run_apart(work)
 
     async def unrecorded(self, limit: int = 20) -> list[int]:
         """Finished games with no results written (oldest first)."""
         written = select(game_results.c.game_id).where(game_results.c.game_id == games.c.id)
-        async with transaction(self._engine) as db:
-            rows = await db.execute(
-                select(games.c.id)
-                .where(games.c.status == "finished", ~written.exists())
-                .order_by(games.c.id)
-                .limit(limit)
-            )
-            return [row.id for row in rows]
+        query = (
+            select(games.c.id)
+            .where(games.c.status == "finished", ~written.exists())
+            .order_by(games.c.id)
+            .limit(limit)
+        )
+        return [row.id for row in await self._db.run(rows, query)]
 
     async def rating(self, community_id: int, user_id: int, family: str) -> float | None:
-        async with transaction(self._engine) as db:
-            row = (
-                await db.execute(
-                    select(ratings.c.mu, ratings.c.sigma).where(
-                        ratings.c.community_id == community_id,
-                        ratings.c.user_id == user_id,
-                        ratings.c.family == family,
-                    )
-                )
-            ).first()
+        query = select(ratings.c.mu, ratings.c.sigma).where(
+            ratings.c.community_id == community_id,
+            ratings.c.user_id == user_id,
+            ratings.c.family == family,
+        )
+        row = await self._db.run(first, query)
         return conservative(row.mu, row.sigma) if row is not None else None
 
 
-async def _rate(
-    db: AsyncConnection,
+def _rate(
+    db: Connection,
     community_id: int,
     family: str,
     rows: Sequence[dict[str, Any]],
@@ -173,7 +173,7 @@ async def _rate(
 ) -> list[RatingChange]:
     """Move the ratings of one game's players (rows as written to game_results)."""
     humans = [r["user_id"] for r in rows if r["user_id"] is not None]
-    found = await db.execute(
+    found = db.execute(
         select(ratings)
         .where(
             ratings.c.community_id == community_id,
@@ -206,14 +206,14 @@ async def _rate(
             if user is None:
                 continue
             mu, sigma, games = current.get(user, (MODEL.mu, MODEL.sigma, 0))
-            await db.execute(
+            db.execute(
                 delete(ratings).where(
                     ratings.c.community_id == community_id,
                     ratings.c.user_id == user,
                     ratings.c.family == family,
                 )
             )
-            await db.execute(
+            db.execute(
                 insert(ratings).values(
                     community_id=community_id,
                     user_id=user,
@@ -230,12 +230,12 @@ async def _rate(
     return changes
 
 
-async def _replay(db: AsyncConnection, community_id: int, family: str, now: datetime) -> None:
+def _replay(db: Connection, community_id: int, family: str, now: datetime) -> None:
     """Rebuild one community and family's ratings from the results that still count."""
-    await db.execute(
+    db.execute(
         delete(ratings).where(ratings.c.community_id == community_id, ratings.c.family == family)
     )
-    found = await db.execute(
+    found = db.execute(
         select(game_results)
         .where(
             and_(
@@ -249,5 +249,5 @@ async def _replay(db: AsyncConnection, community_id: int, family: str, now: date
     games: dict[int, list[dict[str, Any]]] = {}
     for row in found:
         games.setdefault(row.game_id, []).append(dict(row._mapping))
-    for rows in games.values():
-        await _rate(db, community_id, family, rows, now)
+    for written in games.values():
+        _rate(db, community_id, family, written, now)

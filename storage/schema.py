@@ -136,6 +136,7 @@ timers = Table(
     Column("fired_at", DateTime),
 )
 Index("ix_timers_due", timers.c.fired_at, timers.c.due_at)
+Index("ix_timers_room", timers.c.room_id, timers.c.kind)  # each save replaces its room's
 
 # Per hand and seat: the points written (by side, on each of its seats).
 hand_results = Table(

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import Integer, and_, case, cast, func, select
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy import Connection, Integer, and_, case, cast, func, select
 
-from storage.database import transaction
+from storage.database import Database, rows
 from storage.results import conservative
 from storage.schema import game_results, ratings, users
 
@@ -68,8 +68,8 @@ def _filters(community_id: int, preset: str | None, since: datetime | None) -> l
 
 
 class StatsRepository:
-    def __init__(self, engine: AsyncEngine) -> None:
-        self._engine = engine
+    def __init__(self, database: Database) -> None:
+        self._db = database
 
     async def leaderboard(
         self,
@@ -95,18 +95,21 @@ class StatsRepository:
             .where(*_filters(community_id, preset, since))
             .group_by(game_results.c.user_id, users.c.name)
         )
-        async with transaction(self._engine) as db:
-            rows = list(await db.execute(query))
-            rated: dict[int, float] = {}
-            if family is not None and rows:
-                found = await db.execute(
-                    select(ratings.c.user_id, ratings.c.mu, ratings.c.sigma).where(
-                        ratings.c.community_id == community_id,
-                        ratings.c.family == family,
-                        ratings.c.user_id.in_([r.user_id for r in rows]),
-                    )
+
+        def work(db: Connection) -> tuple[list[Any], dict[int, float]]:
+            found = list(db.execute(query))
+            if family is None or not found:
+                return found, {}
+            rated = db.execute(
+                select(ratings.c.user_id, ratings.c.mu, ratings.c.sigma).where(
+                    ratings.c.community_id == community_id,
+                    ratings.c.family == family,
+                    ratings.c.user_id.in_([r.user_id for r in found]),
                 )
-                rated = {r.user_id: conservative(r.mu, r.sigma) for r in found}
+            )
+            return found, {r.user_id: conservative(r.mu, r.sigma) for r in rated}
+
+        played, rated = await self._db.run_apart(work)
         standings = [
             Standing(
                 r.user_id,
@@ -117,7 +120,7 @@ class StatsRepository:
                 r.points_against or 0,
                 rated.get(r.user_id),
             )
-            for r in rows
+            for r in played
         ]
         standings.sort(
             key=lambda s: (
@@ -155,11 +158,9 @@ class StatsRepository:
                 game_results.c.user_id, game_results.c.partner_id, users.c.name, partner.c.name
             )
         )
-        async with transaction(self._engine) as db:
-            rows = list(await db.execute(query))
         found = [
             PairStanding(r.user_id, r.partner_id, (r.name, r.partner_name), r.games, r.wins or 0)
-            for r in rows
+            for r in await self._db.run_apart(rows, query)
         ]
         found.sort(key=lambda p: (-p.wins, -(p.wins / p.games), p.first, p.second))
         return found[:limit]
@@ -172,9 +173,10 @@ class StatsRepository:
         since: datetime | None = None,
     ) -> PlayerRecord:
         filters = [*_filters(community_id, preset, since), game_results.c.user_id == user_id]
-        async with transaction(self._engine) as db:
+
+        def work(db: Connection) -> tuple[list[Any], dict[int, str | None], dict[str, float]]:
             games = list(
-                await db.execute(
+                db.execute(
                     select(
                         game_results.c.won,
                         game_results.c.points_for,
@@ -187,18 +189,20 @@ class StatsRepository:
             )
             names = {
                 r.id: r.name
-                for r in await db.execute(
+                for r in db.execute(
                     select(users.c.id, users.c.name).where(
                         users.c.id.in_({g.partner_id for g in games if g.partner_id})
                     )
                 )
             }
-            found = await db.execute(
+            found = db.execute(
                 select(ratings.c.family, ratings.c.mu, ratings.c.sigma).where(
                     and_(ratings.c.community_id == community_id, ratings.c.user_id == user_id)
                 )
             )
-            rated = {r.family: conservative(r.mu, r.sigma) for r in found}
+            return games, names, {r.family: conservative(r.mu, r.sigma) for r in found}
+
+        games, names, rated = await self._db.run_apart(work)
         best = current = 0
         for g in games:
             current = current + 1 if g.won else 0

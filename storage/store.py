@@ -3,9 +3,7 @@ the repositories."""
 
 from __future__ import annotations
 
-from sqlalchemy.ext.asyncio import AsyncEngine
-
-from storage.database import open_engine
+from storage.database import Database, open_database
 from storage.games import GameRepository
 from storage.migrate import upgrade
 from storage.people import PeopleRepository
@@ -16,28 +14,28 @@ from storage.timers import TimerRepository
 
 
 class Store:
-    def __init__(self, engine: AsyncEngine) -> None:
-        self.engine = engine
-        self.people = PeopleRepository(engine)
-        self.games = GameRepository(engine)
-        self.timers = TimerRepository(engine)
-        self.results = ResultRepository(engine)
-        self.stats = StatsRepository(engine)
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self.people = PeopleRepository(database)
+        self.games = GameRepository(database)
+        self.timers = TimerRepository(database)
+        self.results = ResultRepository(database)
+        self.stats = StatsRepository(database)
 
     @classmethod
     async def open(cls, url: str | None = None, migrate: bool = True) -> Store:
         """``url``: a database URL (default ``DATABASE_URL``, else SQLite under ./data/)."""
-        engine = open_engine(url)
+        database = open_database(url)
         if migrate:
             try:
-                await upgrade(engine)
+                await upgrade(database)
             except BaseException:
-                await engine.dispose()
+                await database.close()
                 raise
-        return cls(engine)
+        return cls(database)
 
     async def forget(self, user_id: int) -> int:
-        return await forget(self.engine, user_id)
+        return await self.database.run_apart(forget, user_id)
 
     async def close(self) -> None:
-        await self.engine.dispose()
+        await self.database.close()

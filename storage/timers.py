@@ -9,10 +9,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, insert, or_, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy import Connection, bindparam, delete, insert, or_, select, update
 
-from storage.database import transaction
+from storage.database import Database, changed, rows, scalar
 from storage.schema import timers
 
 CLAIM_TIMEOUT = timedelta(minutes=2)  # a claim older than this was left by a dead process
@@ -30,8 +29,8 @@ class Timer:
 
 
 class TimerRepository:
-    def __init__(self, engine: AsyncEngine) -> None:
-        self._engine = engine
+    def __init__(self, database: Database) -> None:
+        self._db = database
 
     async def set(
         self,
@@ -43,75 +42,74 @@ class TimerRepository:
         payload: dict[str, Any] | None = None,
     ) -> int:
         """Set a timer; one of a kind per room: setting it again replaces the old one."""
-        async with transaction(self._engine) as db:
-            return await set_timer(db, room_id, kind, due_at, game_id, version, payload)
+        return await self._db.run(set_timer, room_id, kind, due_at, game_id, version, payload)
 
     async def cancel(self, room_id: int, *kinds: str) -> int:
         """Cancel the room's pending timers (of ``kinds``, or all); how many."""
-        async with transaction(self._engine) as db:
-            return await cancel_timers(db, room_id, kinds)
+        return await self._db.run(cancel_timers, room_id, kinds)
 
     async def due(self, now: datetime, limit: int = 100) -> list[Timer]:
         """Timers due by ``now`` that nobody holds (or whose holder died), soonest first."""
-        async with transaction(self._engine) as db:
-            rows = await db.execute(
-                select(timers)
-                .where(
-                    timers.c.fired_at.is_(None),
-                    timers.c.due_at <= now,
-                    or_(timers.c.claimed_at.is_(None), timers.c.claimed_at < now - CLAIM_TIMEOUT),
-                )
-                .order_by(timers.c.due_at, timers.c.id)
-                .limit(limit)
+        query = (
+            select(timers)
+            .where(
+                timers.c.fired_at.is_(None),
+                timers.c.due_at <= now,
+                or_(timers.c.claimed_at.is_(None), timers.c.claimed_at < now - CLAIM_TIMEOUT),
             )
-            return [_timer(row) for row in rows]
+            .order_by(timers.c.due_at, timers.c.id)
+            .limit(limit)
+        )
+        return [_timer(row) for row in await self._db.run(rows, query)]
 
     async def next_due(self) -> datetime | None:
         """When the soonest pending timer is due (to know how long to sleep)."""
-        async with transaction(self._engine) as db:
-            return await db.scalar(
-                select(timers.c.due_at)
-                .where(timers.c.fired_at.is_(None))
-                .order_by(timers.c.due_at)
-                .limit(1)
-            )
+        query = (
+            select(timers.c.due_at)
+            .where(timers.c.fired_at.is_(None))
+            .order_by(timers.c.due_at)
+            .limit(1)
+        )
+        return await self._db.run(scalar, query)
 
     async def claim(self, timer_id: int, holder: str, now: datetime) -> bool:
         """Take the timer for ``holder``; True for exactly one of the processes asking."""
-        async with transaction(self._engine) as db:
-            result = await db.execute(
-                update(timers)
-                .where(
-                    timers.c.id == timer_id,
-                    timers.c.fired_at.is_(None),
-                    or_(timers.c.claimed_at.is_(None), timers.c.claimed_at < now - CLAIM_TIMEOUT),
-                )
-                .values(claimed_by=holder, claimed_at=now)
+        claim = (
+            update(timers)
+            .where(
+                timers.c.id == timer_id,
+                timers.c.fired_at.is_(None),
+                or_(timers.c.claimed_at.is_(None), timers.c.claimed_at < now - CLAIM_TIMEOUT),
             )
-        return result.rowcount == 1
+            .values(claimed_by=holder, claimed_at=now)
+        )
+        return await self._db.run(changed, claim) == 1
 
     async def fired(self, timer_id: int, holder: str, now: datetime) -> bool:
         """Mark the timer fired (only its holder can); False if it was taken over."""
-        async with transaction(self._engine) as db:
-            result = await db.execute(
-                update(timers)
-                .where(
-                    timers.c.id == timer_id,
-                    timers.c.claimed_by == holder,
-                    timers.c.fired_at.is_(None),
-                )
-                .values(fired_at=now)
+        mark = (
+            update(timers)
+            .where(
+                timers.c.id == timer_id,
+                timers.c.claimed_by == holder,
+                timers.c.fired_at.is_(None),
             )
-        return result.rowcount == 1
+            .values(fired_at=now)
+        )
+        return await self._db.run(changed, mark) == 1
+
+    async def purge(self, before: datetime) -> int:
+        """Forget timers fired before ``before`` (their rows only said "done"); how many."""
+        statement = delete(timers).where(timers.c.fired_at < before)
+        return await self._db.run(changed, statement)
 
     async def pending(self, room_id: int) -> list[Timer]:
-        async with transaction(self._engine) as db:
-            rows = await db.execute(
-                select(timers)
-                .where(timers.c.room_id == room_id, timers.c.fired_at.is_(None))
-                .order_by(timers.c.due_at)
-            )
-            return [_timer(row) for row in rows]
+        query = (
+            select(timers)
+            .where(timers.c.room_id == room_id, timers.c.fired_at.is_(None))
+            .order_by(timers.c.due_at)
+        )
+        return [_timer(row) for row in await self._db.run(rows, query)]
 
 
 def _timer(row: Any) -> Timer:
@@ -132,9 +130,16 @@ class TimerPlan:
 
 ALL = "*"
 
+_PENDING_IN_ROOM = (timers.c.room_id == bindparam("room_id")) & timers.c.fired_at.is_(None)
+_CANCEL_ALL = delete(timers).where(_PENDING_IN_ROOM)
+_CANCEL_KINDS = delete(timers).where(
+    _PENDING_IN_ROOM, timers.c.kind.in_(bindparam("kinds", expanding=True))
+)
+_SET = insert(timers)
 
-async def set_timer(
-    db: AsyncConnection,
+
+def set_timer(
+    db: Connection,
     room_id: int,
     kind: str,
     due_at: datetime,
@@ -142,12 +147,8 @@ async def set_timer(
     version: int | None = None,
     payload: dict[str, Any] | None = None,
 ) -> int:
-    await db.execute(
-        delete(timers).where(
-            timers.c.room_id == room_id, timers.c.kind == kind, timers.c.fired_at.is_(None)
-        )
-    )
-    timer_id = await db.scalar(
+    cancel_timers(db, room_id, (kind,))
+    timer_id = db.scalar(
         insert(timers)
         .values(
             room_id=room_id,
@@ -163,26 +164,24 @@ async def set_timer(
     return timer_id
 
 
-async def cancel_timers(db: AsyncConnection, room_id: int, kinds: tuple[str, ...]) -> int:
-    condition = (timers.c.room_id == room_id) & timers.c.fired_at.is_(None)
+def cancel_timers(db: Connection, room_id: int, kinds: tuple[str, ...]) -> int:
     if kinds and ALL not in kinds:
-        condition &= timers.c.kind.in_(kinds)
-    result = await db.execute(delete(timers).where(condition))
+        result = db.execute(_CANCEL_KINDS, {"room_id": room_id, "kinds": list(kinds)})
+    else:
+        result = db.execute(_CANCEL_ALL, {"room_id": room_id})
     return result.rowcount or 0
 
 
-async def apply_plan(
-    db: AsyncConnection, room_id: int, game_id: int, version: int, plan: TimerPlan
-) -> None:
+def apply_plan(db: Connection, room_id: int, game_id: int, version: int, plan: TimerPlan) -> None:
     kinds = {kind for kind, _, _ in plan.set}
     cancel = plan.cancel
     if ALL not in cancel:
         cancel = tuple(sorted(set(cancel) | kinds))  # a timer set again replaces the old
     if cancel:
-        await cancel_timers(db, room_id, cancel)
+        cancel_timers(db, room_id, cancel)
     if plan.set:
-        await db.execute(
-            insert(timers),
+        db.execute(
+            _SET,
             [
                 {
                     "room_id": room_id,

@@ -130,8 +130,10 @@ async def test_a_killed_writer_loses_nothing_it_reported(
         assert log[: len(reported)] == reported  # every reported save is there, in order
         loaded = await reopened.games.load(game.id)
         assert loaded.snapshot["hands"][0]["moves"] == log  # snapshot and log agree
-        if reopened.engine.dialect.name == "sqlite":
-            async with reopened.engine.connect() as db:
-                assert (await db.execute(text("PRAGMA integrity_check"))).scalar() == "ok"
+        if reopened.database.dialect == "sqlite":
+            check = await reopened.database.run(
+                lambda db: db.execute(text("PRAGMA integrity_check")).scalar()
+            )
+            assert check == "ok"
     finally:
         await reopened.close()

@@ -63,3 +63,14 @@ async def test_a_dead_holders_claim_is_taken_over(store: Store, room: int) -> No
     assert await store.timers.claim(timer, "alive", later)
     assert not await store.timers.fired(timer, "dead", later)  # too late for the old holder
     assert await store.timers.fired(timer, "alive", later)
+
+
+async def test_fired_timers_are_purged_after_a_while(store: Store, room: int) -> None:
+    done = await store.timers.set(room, "turn", NOW)
+    waiting = await store.timers.set(room, "lobby", NOW)
+    assert await store.timers.claim(done, "me", NOW)
+    assert await store.timers.fired(done, "me", NOW)
+    assert await store.timers.purge(NOW) == 0  # fired at NOW: not before it
+    assert await store.timers.purge(NOW + timedelta(days=1)) == 1
+    assert [t.id for t in await store.timers.pending(room)] == [waiting]  # never a pending one
+    assert not await store.timers.claim(done, "late", NOW + timedelta(days=1))
