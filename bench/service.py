@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import resource
 import statistics
@@ -22,6 +23,7 @@ from pathlib import Path
 if sys.path and sys.path[0].endswith("bench"):
     sys.path[0] = sys.path[0][: -len("bench")] or "."  # the repository, not bench/
 
+from bot.heap import settle_heap
 from bot.model import Command, Hand, Person, Place
 from bot.service import GameService
 from storage.store import Store
@@ -49,6 +51,7 @@ async def run(games: int, rate: float, seconds: float) -> None:
         store = await Store.open(f"sqlite:///{Path(home) / 'bench.sqlite3'}")
         deals = random.Random(1)
         service = GameService(store, seeds=lambda: deals.randrange(1 << 62))
+        settle_heap()  # as the bot does once started
         started = time.perf_counter()
         waiting = await open_games(service, games)
         print(f"opened {games} games in {time.perf_counter() - started:.1f} s", flush=True)
@@ -57,6 +60,7 @@ async def run(games: int, rate: float, seconds: float) -> None:
         order = list(waiting)
         rng = random.Random(2)
         begin = time.perf_counter()
+        cpu_before, stolen_before = time.process_time(), _stolen()
         tasks: set[asyncio.Task] = set()
 
         async def command(g: int) -> None:
@@ -100,16 +104,35 @@ async def run(games: int, rate: float, seconds: float) -> None:
             task.add_done_callback(lambda t, g=g: (tasks.discard(t), busy.discard(g)))
         await asyncio.gather(*tasks)
         elapsed = time.perf_counter() - begin
+        cpu = time.process_time() - cpu_before
+        stolen_after = _stolen()
+        stolen = (
+            stolen_after - stolen_before
+            if stolen_after is not None and stolen_before is not None
+            else None
+        )
         latencies.sort()
         p50 = statistics.median(latencies)
         p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))]
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(
             f"{games} games, offered {rate:.0f}/s: {done / elapsed:.0f} human commands/s,"
-            f" p50 {1000 * p50:.1f} ms, p99 {1000 * p99:.1f} ms, peak memory {peak:.0f} MB",
+            f" p50 {1000 * p50:.1f} ms, p99 {1000 * p99:.1f} ms, max {1000 * latencies[-1]:.0f} ms,"
+            f" peak memory {peak:.0f} MB; CPU {1000 * cpu / max(done, 1):.2f} ms a command"
+            + (f", CPU taken by the hypervisor {stolen:.1f} s" if stolen is not None else ""),
             flush=True,
         )
         await store.close()
+
+
+def _stolen() -> float | None:
+    """Seconds of CPU the hypervisor gave to others (Linux "steal"), all CPUs together:
+    on a shared virtual machine it explains a bad tail better than the code does."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()
+        return int(fields[8]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def main(argv: list[str] | None = None) -> int:

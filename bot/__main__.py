@@ -11,6 +11,7 @@ from pathlib import Path
 
 from bot.config import SettingsError, load_settings
 from bot.console import Console, stdin_lines
+from bot.heap import settle_heap
 from bot.service import GameService
 from lang import N_, tr
 from storage.errors import StorageError
@@ -42,8 +43,10 @@ async def main() -> int:
                 file=sys.stderr,
             )
         name = settings.console_name or _user_name()
+        service = GameService(store)
+        settle_heap()
         console = Console(
-            GameService(store),
+            service,
             sys.stdout,
             Path("data") / "console",
             name,

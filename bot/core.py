@@ -102,6 +102,20 @@ class Loaded:
         return Rules.from_record(self.record["rules"])
 
 
+def _moves_after(game: Game, plies: int) -> list[tuple[int, str]]:
+    """The (hand, move) pairs of ``game`` after its first ``plies`` moves, in order."""
+    found: list[tuple[int, str]] = []
+    skip = plies
+    for hand, log in enumerate(game.logs):
+        moves = log.state.moves
+        if skip >= len(moves):
+            skip -= len(moves)
+            continue
+        found += [(hand, str(m)) for m in moves[skip:]]
+        skip = 0
+    return found
+
+
 class ServiceCore:
     def __init__(
         self,
@@ -270,8 +284,7 @@ class ServiceCore:
             loaded.record = dict(loaded.record, players=names)
         moves: list[tuple[int, str]] = []
         if game is not None:
-            all_moves = [(h, str(m)) for h, log in enumerate(game.logs) for m in log.state.moves]
-            moves = all_moves[loaded.row.plies :]
+            moves = _moves_after(game, loaded.row.plies)
         seats = seats_json(loaded.seats)
         version = await self.store.games.save(
             loaded.row.id,

@@ -39,6 +39,7 @@ def catalog(lang: str) -> dict[str, str]:
     return {m.id: m.string for m in found if m.id and isinstance(m.id, str) and m.string}
 
 
+@lru_cache(maxsize=256)
 def language(lang: str | None) -> str:
     """A supported language for ``lang`` ("pt-BR" and "pt_BR" give "pt"), or the default."""
     if not lang:

@@ -5,12 +5,13 @@ With ``synchronous=FULL`` a commit waits for the disk, and that wait is most of 
 small transaction costs; the SQL itself takes microseconds, less than handing it to
 another thread would (measured: bench/service.py, docs/storage.md). So work queued here
 runs where it was asked for, a group at a time: whatever is waiting when the group
-starts (up to :data:`GROUP` pieces), each piece under its own savepoint (a piece that
-raises is undone alone and gets its error), then one commit for the lot, on the commit
-thread, while the event loop goes on with everything else. Nobody hears of a result
-before the commit that makes it durable. Work that may take long (leaderboards, ratings
-replayed, "forget me", migrations) goes through :meth:`SQLiteDatabase.run_apart` and runs
-whole on the commit thread instead.
+starts (up to :data:`GROUP` pieces), then one commit for the lot on the commit thread,
+while the event loop goes on with everything else. Nobody hears of a result before the
+commit that makes it durable. A piece that raises gets its error and the others run
+again without it, in a new transaction: so a piece of work must only touch the
+connection (running it again is then safe, as nothing of it was reported). Work that
+may take long (leaderboards, ratings replayed, "forget me", migrations) goes through
+:meth:`SQLiteDatabase.run_apart` and runs whole on the commit thread instead.
 
 Transactions begin with ``BEGIN IMMEDIATE``: the write lock is taken before the first
 read, so a transaction that reads and then writes cannot be refused half-way by another
@@ -73,6 +74,8 @@ class SQLiteDatabase(Database):
         return await self._queue(work, args, apart=True)
 
     async def close(self) -> None:
+        if self._closed:
+            return
         self._closed = True
         if self._worker is not None:
             await self._worker
@@ -105,22 +108,38 @@ class SQLiteDatabase(Database):
             _settle(group, await self._commit(group))
 
     async def _commit(self, group: list[_Work]) -> list[Outcome]:
-        try:
-            connection = await self._begin()
-        except Exception as error:
-            return [(False, error)] * len(group)
-        try:
-            if len(group) == 1:  # no savepoint needed: its error undoes it all
-                outcomes: list[Outcome] = [(True, _call(connection, group[0]))]
-            else:
-                outcomes = [_under_savepoint(connection, work) for work in group]
-            loop = asyncio.get_running_loop()
-            with unavailable_when_unreachable():
-                await loop.run_in_executor(self._thread, connection.commit)
-            return outcomes
-        except Exception as error:  # the transaction failed: nothing of it was kept
-            self._abandon(connection)
-            return [(False, error)] * len(group)
+        outcomes: dict[int, Outcome] = {}
+        pending = list(range(len(group)))
+        while pending:
+            try:
+                connection = await self._begin()
+            except Exception as error:
+                return _all_failed(group, outcomes, pending, error)
+            done: dict[int, Any] = {}
+            try:
+                for i in pending:
+                    done[i] = _call(connection, group[i])
+            except Unavailable as error:
+                self._abandon(connection)
+                return _all_failed(group, outcomes, pending, error)
+            except Exception as error:
+                # undo the lot and run the others again without the piece that failed:
+                # cheaper than a savepoint around every piece, as pieces rarely fail
+                self._abandon(connection)
+                failed = pending[len(done)]
+                outcomes[failed] = (False, error)
+                pending.remove(failed)
+                continue
+            try:
+                with unavailable_when_unreachable():
+                    loop = asyncio.get_running_loop()
+                    await loop.run_in_executor(self._thread, connection.commit)
+            except Exception as error:  # not committed: nothing of it was kept
+                self._abandon(connection)
+                return _all_failed(group, outcomes, pending, error)
+            outcomes.update((i, (True, result)) for i, result in done.items())
+            break
+        return [outcomes[i] for i in range(len(group))]
 
     async def _apart(self, work: _Work) -> Outcome:
         try:
@@ -176,12 +195,11 @@ def _call(connection: Connection, work: _Work) -> Any:
         return work.run(connection, *work.args)
 
 
-def _under_savepoint(connection: Connection, work: _Work) -> Outcome:
-    try:
-        with connection.begin_nested():
-            return True, _call(connection, work)
-    except Exception as error:
-        return False, error
+def _all_failed(
+    group: list[_Work], outcomes: dict[int, Outcome], pending: list[int], error: Exception
+) -> list[Outcome]:
+    outcomes.update((i, (False, error)) for i in pending)
+    return [outcomes[i] for i in range(len(group))]
 
 
 def _settle(group: list[_Work], outcomes: list[Outcome]) -> None:

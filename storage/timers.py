@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, delete, insert, or_, select, update
+from sqlalchemy import Connection, bindparam, delete, insert, literal, or_, select, update
 
 from storage.database import Database, changed, rows, scalar
 from storage.schema import timers
@@ -132,10 +133,14 @@ ALL = "*"
 
 _PENDING_IN_ROOM = (timers.c.room_id == bindparam("room_id")) & timers.c.fired_at.is_(None)
 _CANCEL_ALL = delete(timers).where(_PENDING_IN_ROOM)
-_CANCEL_KINDS = delete(timers).where(
-    _PENDING_IN_ROOM, timers.c.kind.in_(bindparam("kinds", expanding=True))
-)
 _SET = insert(timers)
+
+
+@lru_cache(maxsize=64)
+def _cancel_kinds(kinds: tuple[str, ...]) -> Any:
+    # the kinds are the service's few constants: written into the statement, which is
+    # then built once for each set of them
+    return delete(timers).where(_PENDING_IN_ROOM, timers.c.kind.in_(literal(k) for k in kinds))
 
 
 def set_timer(
@@ -166,7 +171,7 @@ def set_timer(
 
 def cancel_timers(db: Connection, room_id: int, kinds: tuple[str, ...]) -> int:
     if kinds and ALL not in kinds:
-        result = db.execute(_CANCEL_KINDS, {"room_id": room_id, "kinds": list(kinds)})
+        result = db.execute(_cancel_kinds(tuple(kinds)), {"room_id": room_id})
     else:
         result = db.execute(_CANCEL_ALL, {"room_id": room_id})
     return result.rowcount or 0
