@@ -10,6 +10,7 @@ import pytest
 from bot.model import Board, Hand, Say
 from bot.service import GameService
 from engine.tiles import set_tiles
+from storage.games import snapshot_moves
 from storage.store import Store
 from tests.bot.driver import Clock, Room, boards, hands_for, private_to, seeded
 
@@ -153,6 +154,41 @@ async def test_two_presses_at_once_apply_one_move(store: Store) -> None:
     game = await store.games.active_in(1)
     log = await store.games.log(game.id)
     assert [m.move for m in log].count(str(hand.view.legal_moves[0])) == 1
+
+
+async def test_two_processes_taking_turns_with_one_game_lose_nothing(store: Store) -> None:
+    """Each service remembers the game as it last saved it; the other one's moves make
+    that memory stale, and every move must still apply, once, on the real game."""
+    clock = Clock()
+    rooms = [Room(GameService(store, clock=clock, seeds=seeded()), clock) for _ in range(2)]
+    await rooms[0].say("Ana", "/new draw")
+    await rooms[1].say("Beto", "/join")
+    await rooms[0].say("Ana", "/begin")
+    log = rooms[0].log + rooms[1].log
+    pressed = 0
+    for turn in range(12):
+        room = rooms[turn % 2]
+        latest = boards(log)[-1]
+        offered = [
+            (name, h)
+            for name in ("Ana", "Beto")
+            for h in hands_for(log, name)
+            if h.buttons and h.move_number == latest.move_number
+        ]
+        if not offered:
+            break  # the hand is over
+        name, hand = offered[-1]
+        effects = await room.press(name, hand.buttons[0])
+        assert boards(effects), effects  # applied, though this process's memory was old
+        log += effects
+        pressed += 1
+    # a button already used, pressed in the process that has not seen it used: refused
+    refused = await rooms[pressed % 2].press(name, hand.buttons[0])
+    assert private_to(refused, name) and not boards(refused)
+    game = await store.games.active_in(1)
+    logged = [(m.hand, m.move) for m in await store.games.log(game.id)]
+    assert pressed >= 4 and len(logged) == game.plies
+    assert snapshot_moves(game.snapshot["record"]) == logged  # the record and the log agree
 
 
 async def test_a_restarted_service_continues_with_its_timers(store: Store) -> None:
