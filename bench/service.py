@@ -1,8 +1,10 @@
 """The game service under load: many concurrent games in one process, people playing at a
 steady rate, computer players in the other seats, SQLite durable (WAL, synchronous=FULL).
 
-Prints human commands per second, p50 and p99 latency of a command (drawing pictures is
-not included: it is measured by bench/render.py), and the process's peak memory. Goals
+Prints human commands per second, p50, p99 and the longest latency of a command
+(drawing pictures is not included: it is measured by bench/render.py), the process's
+peak memory, its CPU time a command, and the CPU the hypervisor took from the machine
+during the run (on a shared virtual machine that explains a bad tail). Goals
 of the service issue: p99 under 25 ms, at least 500 human commands/s, under 300 MB for
 1,000 games. ``--games`` and ``--rate`` (commands/s offered) change the load.
 """
