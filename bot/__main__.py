@@ -8,8 +8,9 @@ import getpass
 import logging
 import sys
 from pathlib import Path
+from signal import SIGINT, SIGTERM
 
-from bot.config import SettingsError, load_settings
+from bot.config import Settings, SettingsError, load_settings
 from bot.console import Console, stdin_lines
 from bot.heap import settle_heap
 from bot.service import GameService
@@ -17,9 +18,7 @@ from lang import N_, tr
 from storage.errors import StorageError
 from storage.store import Store
 
-NO_PLATFORMS_YET = N_(
-    "Discord and Telegram arrive with the next versions; opening the console room."
-)
+NO_PLATFORMS_YET = N_("Discord arrives with the next version; opening the console room.")
 
 
 async def main() -> int:
@@ -37,11 +36,11 @@ async def main() -> int:
         print(f"database: {error}", file=sys.stderr)
         return 2
     try:
-        if settings.telegram_token or settings.discord_token:
-            print(
-                tr(settings.console_language, NO_PLATFORMS_YET),
-                file=sys.stderr,
-            )
+        if settings.telegram_token:
+            await _serve_platforms(settings, store)
+            return 0
+        if settings.discord_token:
+            print(tr(settings.console_language, NO_PLATFORMS_YET), file=sys.stderr)
         name = settings.console_name or _user_name()
         service = GameService(store)
         settle_heap()
@@ -56,6 +55,20 @@ async def main() -> int:
     finally:
         await store.close()
     return 0
+
+
+async def _serve_platforms(settings: Settings, store: Store) -> None:
+    """Telegram (and Discord, when its token is set) until SIGINT or SIGTERM."""
+    from bot.telegram.app import TelegramBot  # the console needs none of it
+
+    service = GameService(store)
+    bot = TelegramBot(settings, service)
+    settle_heap()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signal in (SIGINT, SIGTERM):
+        loop.add_signal_handler(signal, stop.set)
+    await bot.run(stop)
 
 
 def _user_name() -> str:

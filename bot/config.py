@@ -15,6 +15,14 @@ class Settings(BaseSettings):
     database_url: str = ""
     telegram_base_url: str = ""
     telegram_base_file_url: str = ""
+    # Webhook mode when the URL is set (else long polling).
+    telegram_webhook_url: str = ""
+    telegram_webhook_secret: str = ""
+    telegram_webhook_listen: str = "0.0.0.0"
+    telegram_webhook_port: int = Field(default=8443, ge=1, le=65535)
+    telegram_webhook_path: str = ""
+    telegram_poll_interval: float = Field(default=0.0, ge=0)
+    telegram_poll_timeout: int = Field(default=10, ge=0, le=60)
     discord_api_base_url: str = ""
     discord_gateway_url: str = ""
     console_name: str = Field(default="", description="who you are in the console room")

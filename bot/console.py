@@ -9,7 +9,6 @@ are printed; private messages are printed marked as such.
 from __future__ import annotations
 
 import asyncio
-import io
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -17,10 +16,10 @@ from typing import TextIO
 
 from bot.describe import describe_table
 from bot.model import Board, Button, Command, Effect, File, Hand, Person, Picture, Place, Say
+from bot.pictures import board_png, hand_png
 from bot.service import GameService
 from bot.timer_loop import TimerLoop
 from lang import language, tr
-from render.board import draw_board, draw_hand
 
 PLACE_ID = ("console", "local", "mesa")
 PROMPT = "› "  # printed when the room waits for the next line
@@ -95,7 +94,7 @@ class Console:
         for effect in effects:
             if isinstance(effect, Board):
                 path = self.pictures / "board.png"
-                await asyncio.to_thread(_save, draw_board, effect.view, effect.table, path)
+                path.write_bytes(await board_png(effect))
                 if effect.text:
                     self.print(effect.text)
                 self.print(describe_table(effect.view, effect.table.names, effect.table.lang))
@@ -104,7 +103,7 @@ class Console:
             elif isinstance(effect, Hand):
                 who = effect.person.name
                 path = self.pictures / f"hand-{_safe(who)}.png"
-                await asyncio.to_thread(_save, draw_hand, effect.view, effect.table, path)
+                path.write_bytes(await hand_png(effect))
                 self.print(tr(self.lang, "[only {name} sees this]", name=who))
                 self.print(effect.text)
                 self.print(tr(self.lang, "Hand picture: {path}", path=path))
@@ -125,13 +124,6 @@ class Console:
     def _buttons(self, buttons: tuple[Button, ...]) -> None:
         for button in buttons:
             self.print(f"  [{button.label}] → /{button.command}")
-
-
-def _save(draw: object, view: object, table: object, path: Path) -> None:
-    image = draw(view, table)  # type: ignore[operator]
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG")
-    path.write_bytes(buffer.getvalue())
 
 
 def _safe(name: str) -> str:

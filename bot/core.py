@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot import texts
-from bot.model import Command, Effect, Person, Say
+from bot.model import Command, Effect, Person, Place, Say
 from bot.seats import Seat, seats_from, seats_json
 from engine.errors import DominoError
 from engine.game import Game
@@ -24,7 +24,7 @@ from engine.rules import Rules
 from lang import language, tr
 from render.board import Table
 from storage.database import utcnow
-from storage.errors import Conflict, StorageError, Unavailable
+from storage.errors import Conflict, NotFound, StorageError, Unavailable
 from storage.games import ACTIVE, GameRow
 from storage.people import Community, Room, User
 from storage.store import Store
@@ -188,6 +188,26 @@ class ServiceCore:
         row = self._rows.pop(room_id, None)
         if row is not None:
             self._games.pop(row.id, None)
+
+    # ----- rooms for the adapters -------------------------------------------------------
+
+    async def room_id(self, place: Place) -> int:
+        """Storage's id of the room at ``place`` (created on first sight)."""
+        ctx = await self._context(Command(place, Person("~system", "system"), "help"))
+        return ctx.room.id
+
+    async def place_of_room(self, room_id: int) -> Place:
+        room = await self.store.people.room_by_id(room_id)
+        community = await self.store.people.community_by_id(room.community_id)
+        return Place(community.platform, community.platform_id, room.platform_id)
+
+    async def place_of_game(self, game_id: int) -> Place | None:
+        """Where game ``game_id`` is played; None if there is no such game."""
+        try:
+            row = await self.store.games.load(game_id)
+        except NotFound:
+            return None
+        return await self.place_of_room(row.room_id)
 
     async def _context(self, command: Command) -> Context:
         now = self.clock()

@@ -245,3 +245,39 @@ def settings_text(lang: str, settings: dict[str, Any]) -> str:
         )
     shown = ", ".join(f"{k}={v}" for k, v in sorted(settings.items()))
     return tr(lang, "Room settings: {settings}", settings=shown)
+
+
+# ----- Telegram ----------------------------------------------------------------------
+OPEN_PRIVATE = N_(
+    "{name}, I cannot write to you yet: open a private chat with me with this button, and your tiles will be there."
+)
+OPEN_PRIVATE_BUTTON = N_("Open my hand")
+WELCOME = N_(
+    "Hello! Add me to a group and type /new there to open a game of dominoes. Your tiles will come to this chat."
+)
+GROUPS_ONLY = N_("Games are played in groups: add me to one and type /new there.")
+UNKNOWN_BUTTON = N_("That button is not one of mine any more. Nothing was changed.")
+NO_SUCH_GAME = N_("That game is over or gone.")
+# What each command does, in the menu Telegram shows (setMyCommands).
+COMMAND_MENU = {
+    "new": N_("Open a game: /new [game] [points]"),
+    "join": N_("Take a seat at the table"),
+    "leave": N_("Leave your seat"),
+    "add_ai": N_("Add a computer player: easy, normal or hard"),
+    "kick": N_("Remove a computer player: /kick <seat>"),
+    "begin": N_("Deal the first hand"),
+    "hand": N_("See your tiles and moves, privately"),
+    "play": N_("Play a tile: /play 6-4 on 6-6"),
+    "draw": N_("Draw from the boneyard"),
+    "pass": N_("Pass, when you cannot play"),
+    "board": N_("Post the board again"),
+    "score": N_("The score sheet"),
+    "cancel": N_("End the game with no result"),
+    "top": N_("The leaderboard: /top [game] [week|month|all]"),
+    "stats": N_("A player's record"),
+    "rules": N_("The rules of a game"),
+    "settings": N_("The room's settings (admins)"),
+    "export": N_("The game record, as a file"),
+    "help": N_("What can be done now"),
+    "forget": N_("Forget my name"),
+}

@@ -54,9 +54,7 @@ class TimerLoop:
         for timer in await store.timers.due(now):
             if not await store.timers.claim(timer.id, service.holder, now):
                 continue  # another process has it
-            room = await store.people.room_by_id(timer.room_id)
-            community = await store.people.community_by_id(room.community_id)
-            place = Place(community.platform, community.platform_id, room.platform_id)
+            place = await service.place_of_room(timer.room_id)
             effects = await service.fire(timer, place)
             await store.timers.fired(timer.id, service.holder, service.clock())
             fired += 1

@@ -185,3 +185,15 @@ ratings = Table(
     Column("games", Integer, nullable=False),
     Column("updated_at", DateTime, nullable=False),
 )
+
+# Messages the bot keeps editing on a platform (a game's board, its lobby), so that after
+# a restart it edits the same message instead of posting another.
+posts = Table(
+    "posts",
+    metadata,
+    Column("room_id", Integer, ForeignKey("rooms.id"), primary_key=True),
+    Column("kind", String(16), primary_key=True),
+    Column("game_id", Integer),
+    Column("message_id", String(64), nullable=False),
+    Column("updated_at", DateTime, nullable=False),
+)

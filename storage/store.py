@@ -7,6 +7,7 @@ from storage.database import Database, open_database
 from storage.games import GameRepository
 from storage.migrate import upgrade
 from storage.people import PeopleRepository
+from storage.posts import PostRepository
 from storage.privacy import forget
 from storage.results import ResultRepository
 from storage.stats import StatsRepository
@@ -21,6 +22,7 @@ class Store:
         self.timers = TimerRepository(database)
         self.results = ResultRepository(database)
         self.stats = StatsRepository(database)
+        self.posts = PostRepository(database)
 
     @classmethod
     async def open(cls, url: str | None = None, migrate: bool = True) -> Store:

@@ -1,0 +1,285 @@
+"""The Telegram bot: updates in, the service's commands out, effects delivered.
+
+Polling by default; with ``TELEGRAM_WEBHOOK_URL`` the library's webhook server listens
+(``TELEGRAM_WEBHOOK_LISTEN``, ``TELEGRAM_WEBHOOK_PORT``) and refuses requests without
+the secret token (``TELEGRAM_WEBHOOK_SECRET``). ``TELEGRAM_BASE_URL`` and
+``TELEGRAM_BASE_FILE_URL`` point the library at another Bot API server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from contextlib import suppress
+from datetime import UTC, datetime, timedelta
+
+from telegram import BotCommand, Chat, Update, User
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.error import TelegramError
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    ChatMemberHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
+
+from bot import texts
+from bot.config import Settings
+from bot.model import Command, Effect, Hand, Person, Say
+from bot.service import GameService
+from bot.telegram.callback import decode
+from bot.telegram.delivery import TelegramDelivery
+from bot.telegram.keyboards import hand_keyboard
+from bot.telegram.places import PLATFORM, person_of, place_of
+from bot.timer_loop import TimerLoop
+from lang import LANGUAGES, tr
+
+log = logging.getLogger(__name__)
+
+ADMIN_ACTIONS = ("cancel", "settings")  # the platform is asked who administers the group
+ADMIN_SECONDS = 120  # how long an answer about admins is trusted
+SYSTEM = Person("~system", "system", admin=True)
+# /begin instead of /start, which Telegram keeps for opening a private chat.
+RENAMED = {"start": "help"}
+
+
+class TelegramBot:
+    def __init__(self, settings: Settings, service: GameService) -> None:
+        self.settings = settings
+        self.service = service
+        builder = (
+            ApplicationBuilder()
+            .token(settings.telegram_token)
+            .rate_limiter(AIORateLimiter(max_retries=3))
+            .concurrent_updates(True)
+        )
+        if settings.telegram_base_url:
+            builder = builder.base_url(settings.telegram_base_url)
+        if settings.telegram_base_file_url:
+            builder = builder.base_file_url(settings.telegram_base_file_url)
+        self.app: Application = builder.build()
+        self.delivery: TelegramDelivery | None = None
+        self._admins: dict[tuple[int, int], tuple[bool, datetime]] = {}
+        self.app.add_handler(MessageHandler(filters.COMMAND, self.on_command))
+        self.app.add_handler(CallbackQueryHandler(self.on_press))
+        self.app.add_handler(
+            ChatMemberHandler(self.on_membership, ChatMemberHandler.MY_CHAT_MEMBER)
+        )
+        self.app.add_error_handler(self.on_error)
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Serve until ``stop`` is set."""
+        app = self.app
+        await app.initialize()
+        me = app.bot
+        self.delivery = TelegramDelivery(me, self.service, me.username)
+        await self._register_commands()
+        timers = asyncio.create_task(TimerLoop(self.service, self.delivery.deliver).run())
+        await app.start()
+        updater = app.updater
+        assert updater is not None
+        settings = self.settings
+        allowed = ["message", "callback_query", "my_chat_member"]
+        if settings.telegram_webhook_url:
+            await updater.start_webhook(
+                listen=settings.telegram_webhook_listen,
+                port=settings.telegram_webhook_port,
+                url_path=settings.telegram_webhook_path,
+                webhook_url=settings.telegram_webhook_url,
+                secret_token=settings.telegram_webhook_secret or secrets.token_urlsafe(32),
+                allowed_updates=allowed,
+            )
+        else:
+            await updater.start_polling(
+                poll_interval=settings.telegram_poll_interval,
+                timeout=settings.telegram_poll_timeout,
+                allowed_updates=allowed,
+            )
+        try:
+            await stop.wait()
+        finally:
+            timers.cancel()
+            await updater.stop()
+            await app.stop()
+            await self.delivery.idle()
+            await app.shutdown()
+
+    async def _register_commands(self) -> None:
+        for lang in (None, *LANGUAGES):
+            commands = [
+                BotCommand(name, tr(lang or "es", text)[:256])
+                for name, text in texts.COMMAND_MENU.items()
+            ]
+            try:
+                await self.app.bot.set_my_commands(commands, language_code=lang)
+            except TelegramError as error:
+                log.warning("telegram: the command menu was not set: %s", error)
+
+    # ----- updates -----------------------------------------------------------------------
+
+    async def on_command(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
+        message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+        if message is None or chat is None or user is None or not message.text or user.is_bot:
+            return
+        assert self.delivery is not None
+        self.delivery.seen(chat.id, message.message_id)
+        first, *args = message.text.split()
+        name, _, addressed = first[1:].partition("@")
+        if addressed and addressed.lower() != (self.app.bot.username or "").lower():
+            return  # a command for another bot in the same group
+        action = name.lower()
+        if chat.type == ChatType.PRIVATE:
+            await self._private_command(user, action, args)
+            return
+        action = RENAMED.get(action, action)
+        topic = message.message_thread_id if message.is_topic_message else None
+        place = place_of(chat, topic, user.language_code)
+        admin = action in ADMIN_ACTIONS and await self._is_admin(chat, user)
+        command = Command(place, person_of(user, admin), action, tuple(args))
+        await self.delivery.deliver(place, await self.service.handle(command))
+
+    async def _private_command(self, user: User, action: str, args: list[str]) -> None:
+        """In the private chat: ``/start h<game>`` (the link from the group) brings the
+        person's hand; anything else says where games are played."""
+        assert self.delivery is not None
+        lang = user.language_code
+        if action == "start" and args and args[0].startswith("h") and args[0][1:].isdigit():
+            place = await self.service.place_of_game(int(args[0][1:]))
+            if place is not None:
+                effects = await self.service.handle(Command(place, person_of(user), "hand"))
+                await self.delivery.deliver(place, effects)
+                return
+            await self._say_privately(user, tr(lang, texts.NO_SUCH_GAME))
+            return
+        text = texts.WELCOME if action == "start" else texts.GROUPS_ONLY
+        await self._say_privately(user, tr(lang, text))
+
+    async def _say_privately(self, user: User, text: str) -> None:
+        try:
+            await self.app.bot.send_message(user.id, text)
+        except TelegramError as error:
+            log.info("telegram: no private answer to %s: %s", user.id, type(error).__name__)
+
+    async def on_press(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
+        query, user = update.callback_query, update.effective_user
+        if query is None or user is None:
+            return
+        assert self.delivery is not None
+        answered = False
+        try:
+            pressed = decode(query.data)
+            message = query.message
+            if pressed is None or message is None:
+                await query.answer(tr(user.language_code, texts.UNKNOWN_BUTTON), show_alert=True)
+                answered = True
+                return
+            chat = message.chat
+            self.delivery.seen(chat.id, message.message_id)
+            if chat.type == ChatType.PRIVATE:
+                # a hand's buttons, in the private chat: the game says where it is played
+                place = (
+                    await self.service.place_of_game(pressed.game_id)
+                    if pressed.game_id is not None
+                    else None
+                )
+            else:
+                topic = (
+                    message.message_thread_id
+                    if getattr(message, "is_topic_message", False)
+                    else None
+                )
+                place = place_of(chat, topic, user.language_code)
+            if place is None:
+                await query.answer(tr(user.language_code, texts.NO_SUCH_GAME), show_alert=True)
+                answered = True
+                return
+            if pressed.page is not None:
+                await self._turn_page(query, place, user, pressed)
+                answered = True
+                return
+            words = pressed.command.split()
+            admin = words[0] in ADMIN_ACTIONS and await self._is_admin(chat, user)
+            command = Command(
+                place,
+                person_of(user, admin),
+                words[0],
+                tuple(words[1:]),
+                move_number=pressed.move_number,
+                game_id=pressed.game_id,
+            )
+            effects = await self.service.handle(command)
+            popup, rest = _popup_for(effects, str(user.id))
+            await query.answer(popup[:200] if popup else None, show_alert=bool(popup))
+            answered = True
+            await self.delivery.deliver(place, rest)
+        finally:
+            if not answered:  # every press is answered, whatever happened
+                with suppress(TelegramError):
+                    await query.answer()
+
+    async def _turn_page(self, query, place, user: User, pressed) -> None:
+        """Show another page of the hand's move buttons, in the same message."""
+        effects = await self.service.handle(Command(place, person_of(user), "hand"))
+        hand = next((e for e in effects if isinstance(e, Hand)), None)
+        if hand is None or hand.move_number != pressed.move_number:
+            await query.answer(tr(user.language_code, texts.STALE), show_alert=True)
+            return
+        await query.answer()
+        markup = hand_keyboard(hand.buttons, hand.game_id, hand.move_number, pressed.page)
+        try:
+            await query.edit_message_reply_markup(reply_markup=markup)
+        except TelegramError as error:
+            log.info("telegram: page not turned: %s", error)
+
+    async def on_membership(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The bot removed from a group: its game there ends (without a result)."""
+        change = update.my_chat_member
+        if change is None:
+            return
+        status = change.new_chat_member.status
+        if status not in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
+            return
+        chat = change.chat
+        place = place_of(chat)
+        await self.service.handle(Command(place, SYSTEM, "cancel"))  # nobody to tell
+        room_id = await self.service.room_id(place)
+        await self.service.store.posts.drop(room_id, "board")
+
+    async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        log.error("telegram: an update failed: %s", context.error, exc_info=context.error)
+
+    async def _is_admin(self, chat: Chat, user: User) -> bool:
+        key = (chat.id, user.id)
+        now = datetime.now(UTC)
+        known = self._admins.get(key)
+        if known is not None and now - known[1] < timedelta(seconds=ADMIN_SECONDS):
+            return known[0]
+        try:
+            member = await self.app.bot.get_chat_member(chat.id, user.id)
+            admin = member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+        except TelegramError:
+            admin = False
+        self._admins[key] = (admin, now)
+        return admin
+
+
+def _popup_for(effects: list[Effect], user_id: str) -> tuple[str | None, list[Effect]]:
+    """The presser's first private word (shown as the press's popup, for them only), and
+    the other effects."""
+    for i, effect in enumerate(effects):
+        if (
+            isinstance(effect, Say)
+            and effect.private is not None
+            and effect.private.platform_id == user_id
+            and not effect.buttons
+        ):
+            return effect.text, effects[:i] + effects[i + 1 :]
+    return None, effects
+
+
+__all__ = ["PLATFORM", "TelegramBot"]

@@ -1,0 +1,262 @@
+"""The service's effects delivered to Telegram.
+
+Each room's effects go out in order, by one worker per room; a board followed by a newer
+board of the same game is skipped, so a run of computer moves costs one edit. The board
+is one photo per game, edited in place (``editMessageMedia``) and posted again when many
+messages have buried it. Hands and private answers go to the person's private chat; a
+person who never opened it (403) is told once in the group, with a button that opens it
+(``t.me/<bot>?start=<game>``). Whatever Telegram answers (429, 403, "not modified",
+"message to edit not found", a network error) is handled here: a message may come late,
+a move is never lost (it is saved before anything is sent).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from contextlib import suppress
+from typing import Any, TypeVar
+
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, Message
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
+
+from bot import texts
+from bot.model import Board, Effect, File, Hand, Person, Picture, Place, Say
+from bot.pictures import board_png, hand_png
+from bot.service import GameService
+from bot.telegram.keyboards import hand_keyboard, keyboard
+from bot.telegram.places import chat_of
+from lang import tr
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+BURIED = 15  # messages after the board that push it out of view: post it again
+CAPTION = 1024  # Telegram's limit on a photo's caption
+TEXT = 4096  # and on a message
+TRIES = 6  # attempts at one call through 429s and network errors
+
+
+class TelegramDelivery:
+    def __init__(self, bot: Bot, service: GameService, username: str) -> None:
+        self.bot = bot
+        self.service = service
+        self.username = username
+        self._queues: dict[Place, deque[Effect]] = {}
+        self._workers: dict[Place, asyncio.Task[None]] = {}
+        self._latest: dict[int, int] = {}  # chat id: the newest message id seen there
+        self._told: set[tuple[int, str]] = set()  # (game, person) told to open the chat
+
+    def seen(self, chat_id: int, message_id: int) -> None:
+        """A message went by in a chat (to know when the board is buried)."""
+        if message_id > self._latest.get(chat_id, 0):
+            self._latest[chat_id] = message_id
+
+    async def deliver(self, place: Place, effects: list[Effect]) -> None:
+        """Queue ``effects`` for ``place``; they go out in order, in the background."""
+        if not effects:
+            return
+        self._queues.setdefault(place, deque()).extend(effects)
+        worker = self._workers.get(place)
+        if worker is None or worker.done():
+            self._workers[place] = asyncio.create_task(self._drain(place))
+
+    async def idle(self) -> None:
+        """Wait until everything queued has gone out (tests, shutdown)."""
+        while any(not w.done() for w in self._workers.values()):
+            await asyncio.gather(*self._workers.values(), return_exceptions=True)
+
+    async def _drain(self, place: Place) -> None:
+        queue = self._queues[place]
+        while queue:
+            effect = queue.popleft()
+            if isinstance(effect, Board) and any(
+                isinstance(later, Board) and later.game_id == effect.game_id for later in queue
+            ):
+                continue  # a newer board of this game follows: one edit for both
+            try:
+                await self._one(place, effect)
+            except Exception:  # one effect lost is a message, never a move: go on
+                log.exception("telegram: delivering %s failed", type(effect).__name__)
+
+    async def _one(self, place: Place, effect: Effect) -> None:
+        chat, topic = chat_of(place)
+        if isinstance(effect, Board):
+            await self._board(place, chat, topic, effect)
+        elif isinstance(effect, Hand):
+            await self._hand(place, effect)
+        elif isinstance(effect, Say):
+            if effect.private is not None:
+                await self._private(place, effect.private, effect.text, effect, None)
+            else:
+                await self._send_text(chat, topic, effect.text, effect.mention, effect)
+        elif isinstance(effect, Picture):
+            target = int(effect.private.platform_id) if effect.private else chat
+            await self._call(
+                self.bot.send_photo,
+                chat_id=target,
+                photo=effect.png,
+                caption=effect.text[:CAPTION],
+                message_thread_id=None if effect.private else topic,
+            )
+        elif isinstance(effect, File):
+            target = int(effect.private.platform_id) if effect.private else chat
+            await self._call(
+                self.bot.send_document,
+                chat_id=target,
+                document=effect.data,
+                filename=effect.name,
+                caption=effect.text[:CAPTION],
+                message_thread_id=None if effect.private else topic,
+            )
+
+    # ----- the board -------------------------------------------------------------------
+
+    async def _board(self, place: Place, chat: int, topic: int | None, board: Board) -> None:
+        png = await board_png(board)
+        caption = board.text[:CAPTION]
+        markup = keyboard(board.buttons)
+        room_id = await self.service.room_id(place)
+        post = await self.service.store.posts.find(room_id, "board")
+        if post is not None and post.game_id == board.game_id:
+            message_id = int(post.message_id)
+            if self._latest.get(chat, 0) - message_id <= BURIED:
+                try:
+                    await self._call(
+                        self.bot.edit_message_media,
+                        chat_id=chat,
+                        message_id=message_id,
+                        media=InputMediaPhoto(png, caption=caption),
+                        reply_markup=markup,
+                    )
+                    return
+                except BadRequest as error:
+                    if "not modified" in str(error).lower():
+                        return
+                    # the message is gone (deleted by someone): post the board again
+            else:
+                await self._delete(chat, message_id)  # buried: its place is at the bottom
+        sent = await self._call(
+            self.bot.send_photo,
+            chat_id=chat,
+            photo=png,
+            caption=caption,
+            reply_markup=markup,
+            message_thread_id=topic,
+        )
+        self.seen(chat, sent.message_id)
+        now = self.service.clock()
+        await self.service.store.posts.keep(
+            room_id, "board", board.game_id, str(sent.message_id), now
+        )
+
+    async def _delete(self, chat: int, message_id: int) -> None:
+        # too old to delete, or already gone: then it stays where it is
+        with suppress(TelegramError):
+            await self._call(self.bot.delete_message, chat_id=chat, message_id=message_id)
+
+    # ----- private -----------------------------------------------------------------------
+
+    async def _hand(self, place: Place, hand: Hand) -> None:
+        png = await hand_png(hand)
+        markup = hand_keyboard(hand.buttons, hand.game_id, hand.move_number)
+        try:
+            await self._call(
+                self.bot.send_photo,
+                chat_id=int(hand.person.platform_id),
+                photo=png,
+                caption=hand.text[:CAPTION],
+                reply_markup=markup,
+            )
+        except Forbidden:
+            await self._ask_to_open(place, hand.person, hand.game_id)
+
+    async def _private(
+        self, place: Place, person: Person, text: str, say: Say | None, game_id: int | None
+    ) -> None:
+        markup = keyboard(say.buttons) if say is not None else None
+        try:
+            await self._call(
+                self.bot.send_message,
+                chat_id=int(person.platform_id),
+                text=text[:TEXT],
+                reply_markup=markup,
+            )
+        except Forbidden:
+            # never in the group instead: a private answer may name the person's tiles
+            await self._ask_to_open(place, person, game_id)
+
+    async def _ask_to_open(self, place: Place, person: Person, game_id: int | None) -> None:
+        """Once per game and person: a group message with a button that opens the chat
+        with the bot and brings their hand."""
+        key = (game_id or 0, person.platform_id)
+        if key in self._told:
+            return
+        self._told.add(key)
+        chat, topic = chat_of(place)
+        payload = f"h{game_id}" if game_id is not None else "hello"
+        link = f"https://t.me/{self.username}?start={payload}"
+        lang = person.locale
+        markup = InlineKeyboardMarkup(
+            [[InlineKeyboardButton(tr(lang, texts.OPEN_PRIVATE_BUTTON), url=link)]]
+        )
+        text = tr(lang, texts.OPEN_PRIVATE, name=person.name)
+        await self._send_text(chat, topic, text, (person,), None, markup)
+
+    # ----- text ----------------------------------------------------------------------------
+
+    async def _send_text(
+        self,
+        chat: int,
+        topic: int | None,
+        text: str,
+        mention: tuple[Person, ...] = (),
+        say: Say | None = None,
+        markup: InlineKeyboardMarkup | None = None,
+    ) -> Message | None:
+        if markup is None and say is not None:
+            markup = keyboard(say.buttons)
+        body = _with_mentions(text[:TEXT], mention)
+        try:
+            sent = await self._call(
+                self.bot.send_message,
+                chat_id=chat,
+                text=body,
+                parse_mode="HTML",
+                reply_markup=markup,
+                message_thread_id=topic,
+            )
+        except Forbidden:
+            log.warning("telegram: chat %s does not take our messages any more", chat)
+            return None
+        self.seen(chat, sent.message_id)
+        return sent
+
+    async def _call(self, method: Callable[..., Awaitable[T]], **params: Any) -> T:
+        """One Bot API call through 429s ("retry after", after the library's own rate
+        limiter gave up) and network errors; other errors go to the caller."""
+        for attempt in range(TRIES):
+            try:
+                return await method(**params)
+            except RetryAfter as error:
+                wait = error.retry_after
+                seconds = wait.total_seconds() if hasattr(wait, "total_seconds") else float(wait)
+                await asyncio.sleep(seconds + 0.1)
+            except NetworkError as error:
+                if isinstance(error, BadRequest) or attempt == TRIES - 1:
+                    raise
+                await asyncio.sleep(min(2**attempt * 0.5, 10))
+        return await method(**params)
+
+
+def _with_mentions(text: str, people: tuple[Person, ...]) -> str:
+    """The text as HTML, each mentioned person's name a mention (which notifies them)."""
+    body = html.escape(text)
+    for person in people:
+        name = html.escape(person.name)
+        link = f'<a href="tg://user?id={int(person.platform_id)}">{name}</a>'
+        body = body.replace(name, link, 1) if name in body else f"{link} {body}"
+    return body
