@@ -23,6 +23,9 @@ class Settings(BaseSettings):
     telegram_webhook_path: str = ""
     telegram_poll_interval: float = Field(default=0.0, ge=0)
     telegram_poll_timeout: int = Field(default=10, ge=0, le=60)
+    # Telegram's limits: 30 messages a second in all, 20 a minute in one group.
+    telegram_overall_rate: float = Field(default=30, gt=0)
+    telegram_group_rate: float = Field(default=20, gt=0)
     discord_api_base_url: str = ""
     discord_gateway_url: str = ""
     console_name: str = Field(default="", description="who you are in the console room")

@@ -55,7 +55,13 @@ class TelegramBot:
         builder = (
             ApplicationBuilder()
             .token(settings.telegram_token)
-            .rate_limiter(AIORateLimiter(max_retries=3))
+            .rate_limiter(
+                AIORateLimiter(
+                    overall_max_rate=settings.telegram_overall_rate,
+                    group_max_rate=settings.telegram_group_rate,
+                    max_retries=3,
+                )
+            )
             .concurrent_updates(True)
         )
         if settings.telegram_base_url:

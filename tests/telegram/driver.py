@@ -1,0 +1,176 @@
+"""The real bot program (``python -m bot``) against the fake Bot API, and a table of
+people who play through it: they type commands in the group and press the buttons the
+bot sent them, as people do."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tests.telegram.fake_api import FakeTelegram
+
+JSON = dict[str, Any]
+GROUP = -1001234567890
+
+
+class BotProcess:
+    """``python -m bot`` in its own directory (its own SQLite file, no .env), talking to
+    the fake through TELEGRAM_BASE_URL."""
+
+    def __init__(self, tg: FakeTelegram, home: Path, **env: str) -> None:
+        self.tg = tg
+        self.home = home
+        self.env = env
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        env = {
+            **os.environ,
+            "TELEGRAM_TOKEN": self.tg.token,
+            "TELEGRAM_BASE_URL": self.tg.base_url,
+            "TELEGRAM_BASE_FILE_URL": self.tg.base_file_url,
+            "DATABASE_URL": f"sqlite:///{self.home / 'bot.sqlite3'}",
+            "TELEGRAM_POLL_TIMEOUT": "1",
+            # a whole game in seconds: far above Telegram's 20 a minute in a group (the
+            # limiter's work is the library's; the bot's coalescing is tested apart)
+            "TELEGRAM_GROUP_RATE": "6000",
+            "DISCORD_TOKEN": "",
+            "LOG_LEVEL": "WARNING",
+            **self.env,
+        }
+        log = (self.home / "bot.log").open("ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bot"], cwd=self.home, env=env, stdout=log, stderr=log
+        )
+
+    def kill(self) -> None:
+        """SIGKILL: no goodbye, as a crash or a power cut."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=30)
+
+    async def stop(self) -> int:
+        assert self.process is not None
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            for _ in range(300):
+                if self.process.poll() is not None:
+                    break
+                await asyncio.sleep(0.05)
+            else:
+                self.process.kill()
+        return self.process.wait(timeout=30)
+
+    def log(self) -> str:
+        path = self.home / "bot.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+
+@dataclass
+class Table:
+    tg: FakeTelegram
+    chat: int = GROUP
+    people: dict[str, JSON] = field(default_factory=dict)
+
+    def person(self, name: str, user_id: int, lang: str = "en", open_chat: bool = True) -> JSON:
+        user = self.tg.user(user_id, name, lang)
+        self.people[name] = user
+        if open_chat:
+            self.tg.open_private(user_id)
+        return user
+
+    async def say(self, name: str, text: str) -> None:
+        """``name`` types ``text`` in the group; returns once the bot has answered."""
+        before = len(self.tg.calls)
+        self.tg.send_message(self.chat, self.people[name], text)
+        await self.tg.wait_for(
+            lambda: any(_answer(c) for c in self.tg.calls[before:]), what=f"an answer to {text}"
+        )
+
+    def board(self) -> JSON | None:
+        """The group's board message (the newest photo the bot keeps in the group)."""
+        photos = [m for m in self.tg.sent_to(self.chat) if m.get("photo")]
+        return photos[-1] if photos else None
+
+    def board_updates(self) -> int:
+        return sum(
+            1
+            for c in self.tg.calls
+            if c.method.lower() in ("sendphoto", "editmessagemedia")
+            and str(c.params.get("chat_id")) == str(self.chat)
+            and c.ok
+        )
+
+    def newest_hand(self) -> tuple[str, JSON] | None:
+        """(name, message) of the newest hand sent to anyone at the table."""
+        ids = {str(u["id"]): name for name, u in self.people.items()}
+        for call in reversed(self.tg.calls):
+            if call.method.lower() == "sendphoto" and call.ok:
+                chat = str(call.params.get("chat_id"))
+                if chat in ids:
+                    sent = call.result
+                    return ids[chat], self.tg.message(int(chat), sent["message_id"])
+        return None
+
+    async def press(self, name: str, message: JSON, data: str) -> JSON:
+        """``name`` presses the button ``data`` of ``message``; the answer to the press."""
+        answered = len(self.tg.answered_callbacks())
+        query = self.tg.press(message["chat"]["id"], self.people[name], message["message_id"], data)
+        await self.tg.wait_for(
+            lambda: len(self.tg.answered_callbacks()) > answered, what=f"an answer to {data}"
+        )
+        return next(a for a in self.tg.answered_callbacks() if a["id"] == query["id"])
+
+    async def play_out(self, limit: int = 1500) -> int:
+        """Everyone presses the first move of the newest hand, and someone presses "Next
+        hand" between hands, until the board has no buttons left (the game is over).
+        Returns the number of moves pressed."""
+        moves = 0
+        pressed: tuple[int, int] | None = None  # the hand message pressed last
+        for _ in range(limit):
+            board = self.board()
+            assert board is not None
+            keys = buttons(board)
+            if not keys:
+                return moves
+            updates = self.board_updates()
+            next_hand = [d for d in keys if d.endswith("|next")]
+            if next_hand:
+                name = next(iter(self.people))
+                answer = await self.press(name, board, next_hand[0])
+            else:
+
+                def fresh(last: tuple[int, int] | None = pressed) -> tuple[str, JSON] | None:
+                    found = self.newest_hand()  # the player to move gets theirs last
+                    if found and (found[1]["chat"]["id"], found[1]["message_id"]) != last:
+                        return found if buttons(found[1]) else None
+                    return None
+
+                name, hand = await self.tg.wait_for(fresh, what="a new hand")
+                pressed = (hand["chat"]["id"], hand["message_id"])
+                plays = [d for d in buttons(hand) if d.startswith("c|")]
+                assert plays, hand
+                answer = await self.press(name, hand, plays[0])
+                moves += 1
+            if os.environ.get("DRIVER_DEBUG"):
+                print("pressed", name, answer, self.board_updates(), flush=True)
+            if not answer.get("text"):  # applied: wait for the board to change
+                await self.tg.wait_for(
+                    lambda u=updates: self.board_updates() > u, timeout=20, what="a new board"
+                )
+        raise AssertionError("the game did not end")
+
+
+def buttons(message: JSON) -> list[str]:
+    markup = message.get("reply_markup") or {}
+    return [b.get("callback_data", "") for row in markup.get("inline_keyboard", []) for b in row]
+
+
+def _answer(call: Any) -> bool:
+    return call.method.lower() in ("sendmessage", "sendphoto", "editmessagemedia", "senddocument")
