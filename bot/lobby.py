@@ -33,12 +33,14 @@ class Lobby(ServiceCore):
         options: dict[str, Any] = dict(settings.get("options", {}))
         if args and not args[0].isdigit():
             preset = args.pop(0).lower()
+        if preset not in PRESETS:
+            raise Refusal(texts.UNKNOWN_PRESET, preset=preset, presets=", ".join(sorted(PRESETS)))
         if args:
             if not args[0].isdigit():
                 raise Refusal(texts.BAD_TARGET, text=args[0])
-            options["target"] = int(args[0])
-        if preset not in PRESETS:
-            raise Refusal(texts.UNKNOWN_PRESET, preset=preset, presets=", ".join(sorted(PRESETS)))
+            # Mexican Train has no target: its number is how many rounds to play
+            trains = PRESETS[preset].get("family") == "train"
+            options["rounds" if trains else "target"] = int(args[0])
         try:
             rules = Rules.from_preset(preset, **options)
         except DominoError:

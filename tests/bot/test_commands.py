@@ -88,3 +88,14 @@ async def test_leaderboard_stats_and_forget(store: Store) -> None:
     top = await room.say("Carla", "/top")
     text = next(e for e in top if isinstance(e, Picture)).text
     assert "Ana" not in text and "Beto" in text and "(anonymous)" in text
+
+
+async def test_a_number_after_mexican_train_is_its_rounds(store: Store) -> None:
+    room = await Room.open(store)
+    await room.say("Ana", "/new mexican_train 2")
+    game = await store.games.active_in(1)
+    assert game.snapshot["record"]["rules"]["options"] == {"rounds": 2}
+    await room.say("Ana", "/cancel")
+    await room.say("Ana", "/new draw 150")
+    game = await store.games.active_in(1)
+    assert game.snapshot["record"]["rules"]["options"] == {"target": 150}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -127,10 +128,10 @@ class Table:
         )
         return next(a for a in self.tg.answered_callbacks() if a["id"] == query["id"])
 
-    async def play_out(self, limit: int = 1500) -> int:
+    async def play_out(self, limit: int = 1500, until_hand_end: bool = False) -> int:
         """Everyone presses the first move of the newest hand, and someone presses "Next
-        hand" between hands, until the board has no buttons left (the game is over).
-        Returns the number of moves pressed."""
+        hand" between hands, until the board has no buttons left (the game is over), or
+        with ``until_hand_end`` until a hand is over. Returns the moves pressed."""
         moves = 0
         pressed: tuple[int, int] | None = None  # the hand message pressed last
         for _ in range(limit):
@@ -141,6 +142,8 @@ class Table:
                 return moves
             updates = self.board_updates()
             next_hand = [d for d in keys if d.endswith("|next")]
+            if next_hand and until_hand_end:
+                return moves
             if next_hand:
                 name = next(iter(self.people))
                 answer = await self.press(name, board, next_hand[0])
@@ -174,3 +177,42 @@ def buttons(message: JSON) -> list[str]:
 
 def _answer(call: Any) -> bool:
     return call.method.lower() in ("sendmessage", "sendphoto", "editmessagemedia", "senddocument")
+
+
+TILE = re.compile(r"\b\d{1,2}-\d{1,2}\b")
+
+
+def leaked_tiles(tg: FakeTelegram, chat: int = GROUP) -> list[tuple[str, str]]:
+    """(group text, tile) for every tile a message to the group named while it was still
+    hidden in someone's hand: a tile that the owner's next private hand, later in the
+    same hand of the game, still lists. Messages while no hand is in play (the summary
+    that shows every hand) are not looked at."""
+    group = str(chat)
+    hands: dict[str, list[tuple[int, int, set[str]]]] = {}  # person: (call, segment, tiles)
+    said: list[tuple[int, int, str]] = []  # (call, segment, text) while a hand is in play
+    segment, playing = 0, False
+    for i, call in enumerate(tg.calls):
+        if not call.ok:
+            continue
+        method, to = call.method.lower(), str(call.params.get("chat_id"))
+        media = call.params.get("media") or {}
+        text = call.params.get("text") or call.params.get("caption") or media.get("caption") or ""
+        if to == group:
+            if method in ("sendphoto", "editmessagemedia"):  # the board says what goes on
+                data = " ".join(buttons({"reply_markup": call.params.get("reply_markup")}))
+                now_playing = "|hand" in data
+                if now_playing and not playing:
+                    segment += 1
+                playing = now_playing
+            if playing:
+                said.append((i, segment, text))
+        elif method == "sendphoto" and text.startswith("Your tiles:"):
+            tiles = set(TILE.findall(text.split("\n", 1)[0]))
+            hands.setdefault(to, []).append((i, segment, tiles))
+    leaks = []
+    for i, seg, text in said:
+        for held in hands.values():
+            later = next(((s, t) for j, s, t in held if j > i), None)
+            if later is not None and later[0] == seg:
+                leaks += [(text, tile) for tile in TILE.findall(text) if tile in later[1]]
+    return leaks

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.telegram.driver import GROUP, BotProcess, Table, buttons
+from tests.telegram.driver import GROUP, BotProcess, Table, buttons, leaked_tiles
 from tests.telegram.fake_api import FakeTelegram
 
 
@@ -27,6 +27,7 @@ async def bot(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
     yield process
     await process.stop()
     assert "Traceback" not in process.log(), process.log()
+    assert not leaked_tiles(tg)  # nothing in the group ever showed a hidden tile
 
 
 async def test_four_people_play_partnership_to_the_leaderboard(tg, bot) -> None:
@@ -43,7 +44,145 @@ async def test_four_people_play_partnership_to_the_leaderboard(tg, bot) -> None:
     board = table.board()
     assert board is not None and not buttons(board)
     assert len([m for m in tg.sent_to(GROUP) if m.get("photo")]) <= 2  # edited, not reposted
+    photos = len([m for m in tg.sent_to(GROUP) if m.get("photo")])
     await table.say("Beto", "/top")
-    assert any(m.get("photo") for m in tg.sent_to(GROUP)[-2:])  # the leaderboard picture
+    await tg.wait_for(
+        lambda: len([m for m in tg.sent_to(GROUP) if m.get("photo")]) > photos,
+        what="the leaderboard picture",
+    )
+    assert "Beto" in tg.sent_to(GROUP)[-1]["caption"]
     commands = tg.calls_to("setMyCommands")
     assert {c.params.get("language_code") for c in commands} >= {None, "es", "en", "pt"}
+
+
+async def test_one_person_and_three_computers(tg, bot) -> None:
+    table = Table(tg)
+    table.person("Ana", 201)
+    await table.say("Ana", "/new partnership 30")
+    for _ in range(3):
+        await table.say("Ana", "/add_ai normal")
+    await table.say("Ana", "/begin")
+    await tg.wait_for(table.board, what="the board")
+    assert await table.play_out() >= 3
+    assert not buttons(table.board())
+
+
+async def test_mexican_train_of_five(tg, bot) -> None:
+    table = Table(tg)
+    for i, name in enumerate(["Ana", "Beto", "Carla", "Dani", "Eva"]):
+        table.person(name, 301 + i)
+    await table.say("Ana", "/new mexican_train 1")
+    for name in ["Beto", "Carla", "Dani", "Eva"]:
+        await table.say(name, "/join")
+    await table.say("Ana", "/begin")
+    await tg.wait_for(table.board, what="the board")
+    assert await table.play_out() >= 10
+    assert not buttons(table.board())
+
+
+async def test_a_closed_private_chat_is_opened_through_the_link(tg, bot) -> None:
+    table = Table(tg)
+    table.person("Ana", 401)
+    table.person("Beto", 402, open_chat=False)  # never wrote to the bot
+    await table.say("Ana", "/new draw 30")
+    await table.say("Beto", "/join")
+    await table.say("Ana", "/begin")
+
+    def link() -> str | None:
+        for message in tg.sent_to(GROUP):
+            for row in (message.get("reply_markup") or {}).get("inline_keyboard", []):
+                for key in row:
+                    if key.get("url", "").startswith(f"https://t.me/{tg.username}?start="):
+                        return key["url"]
+        return None
+
+    url = await tg.wait_for(link, what="the link to the private chat")
+    payload = url.rsplit("=", 1)[1]
+    assert len(payload) <= 64 and payload.replace("_", "").replace("-", "").isalnum()
+    before = len(tg.sent_to(402))
+    tg.send_message(tg.private(402), table.people["Beto"], f"/start {payload}")
+    hand = await tg.wait_for(
+        lambda: [m for m in tg.sent_to(402)[before:] if m.get("photo")], what="Beto's hand"
+    )
+    assert "tiles" in hand[-1]["caption"]
+    assert await table.play_out() >= 3  # and the game goes on to its end
+
+
+async def test_too_many_requests_lose_no_move(tg, bot) -> None:
+    table = Table(tg)
+    table.person("Ana", 501)
+    table.person("Beto", 502)
+    await table.say("Ana", "/new draw 30")
+    await table.say("Beto", "/join")
+    tg.fail("sendPhoto", times=3, retry_after=1)
+    tg.fail("editMessageMedia", times=3, retry_after=1)
+    await table.say("Ana", "/begin")
+    await tg.wait_for(table.board, timeout=30, what="the board, late")
+    moves = await table.play_out()
+    refused = [c for c in tg.calls if c.status == 429]
+    assert len(refused) >= 3 and moves >= 3
+    assert not buttons(table.board())  # every move made it: the game reached its end
+
+
+async def test_stale_foreign_and_forged_presses_change_nothing(tg, bot) -> None:
+    table = Table(tg)
+    table.person("Ana", 601)
+    table.person("Beto", 602)
+    await table.say("Ana", "/new draw 30")
+    await table.say("Beto", "/join")
+    await table.say("Ana", "/begin")
+    await tg.wait_for(table.board, what="the board")
+    name, hand = await tg.wait_for(
+        lambda: (found := table.newest_hand()) and buttons(found[1]) and found, what="a hand"
+    )
+    other = "Beto" if name == "Ana" else "Ana"
+    play = next(d for d in buttons(hand) if d.startswith("c|"))
+    updates = table.board_updates()
+    # someone else presses the button of a hand that is not theirs
+    answer = await table.press(other, hand, play)
+    assert answer["text"] and answer["show_alert"]
+    # forged data, on the board message
+    board = table.board()
+    tg_query = tg.press(
+        GROUP, table.people[other], board["message_id"], "c|1|0|play 6-6; x", strict=False
+    )
+    await tg.wait_for(lambda: any(a["id"] == tg_query["id"] for a in tg.answered_callbacks()))
+    garbage = tg.press(GROUP, table.people[other], board["message_id"], "nonsense", strict=False)
+    await tg.wait_for(lambda: any(a["id"] == garbage["id"] for a in tg.answered_callbacks()))
+    assert table.board_updates() == updates  # nothing moved
+    # the right person plays; then the same button again is old
+    assert not (await table.press(name, hand, play))["text"]
+    await tg.wait_for(lambda: table.board_updates() > updates, what="the move")
+    again = await table.press(name, hand, play)
+    assert again["text"] and again["show_alert"]
+
+
+async def test_killed_and_started_again_the_game_goes_on(tg, tmp_path) -> None:
+    first = BotProcess(tg, tmp_path)
+    first.start()
+    await tg.wait_calls("getUpdates", timeout=30)
+    table = Table(tg)
+    table.person("Ana", 701)
+    table.person("Beto", 702)
+    await table.say("Ana", "/new draw 100")
+    await table.say("Beto", "/join")
+    await table.say("Ana", "/begin")
+    await tg.wait_for(table.board, what="the board")
+    assert await table.play_out(until_hand_end=True) >= 3
+    first.kill()  # the hand is over; its "next hand" timer is in the database
+    board = table.board()
+    updates = table.board_updates()
+    polls = len(tg.calls_to("getUpdates"))
+    second = BotProcess(tg, tmp_path)
+    second.start()
+    try:
+        await tg.wait_calls("getUpdates", count=polls + 1, timeout=30)
+        # nobody presses "Next hand": the timer deals it, in the new process
+        await tg.wait_for(lambda: table.board_updates() > updates, timeout=30, what="next hand")
+        assert table.board()["message_id"] == board["message_id"]  # the same board, edited
+        assert await table.play_out() >= 3
+        assert not buttons(table.board())
+    finally:
+        await second.stop()
+    assert "Traceback" not in second.log(), second.log()
+    assert not leaked_tiles(tg)
