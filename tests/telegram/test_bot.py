@@ -3,9 +3,12 @@ the fake Bot API, from /new to the leaderboard."""
 
 from __future__ import annotations
 
+import socket
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from tests.telegram.driver import GROUP, BotProcess, Table, buttons, leaked_tiles
@@ -186,3 +189,72 @@ async def test_killed_and_started_again_the_game_goes_on(tg, tmp_path) -> None:
         await second.stop()
     assert "Traceback" not in second.log(), second.log()
     assert not leaked_tiles(tg)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def test_webhook_mode_with_its_secret(tg, tmp_path) -> None:
+    port = free_port()
+    process = BotProcess(
+        tg,
+        tmp_path,
+        TELEGRAM_WEBHOOK_URL=f"http://127.0.0.1:{port}/tg",
+        TELEGRAM_WEBHOOK_LISTEN="127.0.0.1",
+        TELEGRAM_WEBHOOK_PORT=str(port),
+        TELEGRAM_WEBHOOK_PATH="tg",
+        TELEGRAM_WEBHOOK_SECRET="s3cret-token",
+    )
+    process.start()
+    try:
+        hooks = await tg.wait_calls("setWebhook", timeout=30)
+        assert hooks[-1].params["secret_token"] == "s3cret-token"
+        table = Table(tg)
+        table.person("Ana", 801)
+        await table.say("Ana", "/new draw 30")
+        await table.say("Ana", "/add_ai")
+        await table.say("Ana", "/begin")
+        await tg.wait_for(table.board, what="the board, through the webhook")
+        assert not tg.calls_to("getUpdates")
+        async with aiohttp.ClientSession() as session:  # a request without the secret
+            forged = {"update_id": 999999, "message": {}}
+            async with session.post(f"http://127.0.0.1:{port}/tg", json=forged) as response:
+                assert response.status == 403
+    finally:
+        await process.stop()
+    assert "Traceback" not in process.log(), process.log()
+
+
+async def test_a_group_that_removes_the_bot_ends_its_game(tg, bot) -> None:
+    table = Table(tg)
+    table.person("Ana", 901)
+    table.person("Beto", 902)
+    await table.say("Ana", "/new draw 30")
+    await table.say("Beto", "/join")
+    await table.say("Ana", "/begin")
+    await tg.wait_for(table.board, what="the board")
+    tg.remove_bot(GROUP)
+    database = sqlite3.connect(bot.home / "bot.sqlite3")
+
+    def ended() -> bool:
+        row = database.execute("SELECT status FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        return row is not None and row[0] == "cancelled"
+
+    await tg.wait_for(ended, what="the game to end")
+    database.close()
+
+
+async def test_each_topic_of_a_forum_is_a_room(tg, bot) -> None:
+    forum = -1009999
+    tg.group(forum, "Club", is_forum=True)
+    table = Table(tg, chat=forum)
+    table.person("Ana", 1001)
+    for topic in (11, 12):
+        tg.send_message(forum, table.people["Ana"], "/new draw 30", message_thread_id=topic)
+    await tg.wait_for(
+        lambda: {m.get("message_thread_id") for m in tg.sent_to(forum)} >= {11, 12},
+        what="a lobby in each topic",
+    )
