@@ -167,6 +167,8 @@ class Table:
                 await self.tg.wait_for(
                     lambda u=updates: self.board_updates() > u, timeout=20, what="a new board"
                 )
+        if limit < 50:  # a few steps were asked for, not a whole game
+            return moves
         raise AssertionError("the game did not end")
 
 

@@ -258,3 +258,28 @@ async def test_each_topic_of_a_forum_is_a_room(tg, bot) -> None:
         lambda: {m.get("message_thread_id") for m in tg.sent_to(forum)} >= {11, 12},
         what="a lobby in each topic",
     )
+
+
+async def test_a_buried_or_lost_board_is_posted_again(tg, bot) -> None:
+    table = Table(tg)
+    table.person("Ana", 1101)
+    await table.say("Ana", "/new draw 100")
+    await table.say("Ana", "/add_ai")
+    await table.say("Ana", "/begin")
+    first = await tg.wait_for(table.board, what="the board")
+    # the board's message is gone (someone deleted it): the next move posts a new one
+    tg.fail("editMessageMedia", status=400, description="Bad Request: message to edit not found")
+    await table.play_out(limit=1)
+    second = table.board()
+    assert second["message_id"] != first["message_id"]
+    # twenty messages later the board is out of view: it moves to the bottom
+    for _ in range(20):
+        await table.say("Ana", "/help")
+    await table.play_out(limit=1)
+    third = await tg.wait_for(
+        lambda: (b := table.board()) and b["message_id"] != second["message_id"] and b,
+        what="the board posted again",
+    )
+    assert (
+        tg.was_deleted(GROUP, second["message_id"]) and third["message_id"] > second["message_id"]
+    )
