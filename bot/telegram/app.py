@@ -14,7 +14,7 @@ import secrets
 from contextlib import suppress
 from datetime import UTC, datetime, timedelta
 
-from telegram import BotCommand, Chat, Update, User
+from telegram import BotCommand, CallbackQuery, Chat, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 from telegram.ext import (
@@ -30,9 +30,9 @@ from telegram.ext import (
 
 from bot import texts
 from bot.config import Settings
-from bot.model import Command, Effect, Hand, Person, Say
+from bot.model import Command, Effect, Hand, Person, Place, Say
 from bot.service import GameService
-from bot.telegram.callback import decode
+from bot.telegram.callback import Pressed, decode
 from bot.telegram.delivery import TelegramDelivery
 from bot.telegram.keyboards import hand_keyboard
 from bot.telegram.places import PLATFORM, person_of, place_of

@@ -158,6 +158,13 @@ async def test_stale_foreign_and_forged_presses_change_nothing(tg, bot) -> None:
     await tg.wait_for(lambda: table.board_updates() > updates, what="the move")
     again = await table.press(name, hand, play)
     assert again["text"] and again["show_alert"]
+    # "My hand" on the board brings the presser's hand privately
+    mine = next(d for d in buttons(table.board()) if d.endswith("|hand"))
+    before = len(tg.sent_to(table.people[other]["id"]))
+    assert not (await table.press(other, table.board(), mine))["text"]
+    await tg.wait_for(
+        lambda: len(tg.sent_to(table.people[other]["id"])) > before, what="the hand, privately"
+    )
 
 
 async def test_killed_and_started_again_the_game_goes_on(tg, tmp_path) -> None:
