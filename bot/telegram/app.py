@@ -228,7 +228,9 @@ class TelegramBot:
                 with suppress(TelegramError):
                     await query.answer()
 
-    async def _turn_page(self, query, place, user: User, pressed) -> None:
+    async def _turn_page(
+        self, query: CallbackQuery, place: Place, user: User, pressed: Pressed
+    ) -> None:
         """Show another page of the hand's move buttons, in the same message."""
         effects = await self.service.handle(Command(place, person_of(user), "hand"))
         hand = next((e for e in effects if isinstance(e, Hand)), None)
