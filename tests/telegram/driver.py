@@ -94,6 +94,18 @@ class Table:
             lambda: any(_answer(c) for c in self.tg.calls[before:]), what=f"an answer to {text}"
         )
 
+    async def start_game(self, new: str, computers: int = 0) -> JSON:
+        """The first person types ``new`` ("/new draw 30"), the others join, computer
+        players fill ``computers`` seats, the game begins; the first board."""
+        creator, *others = self.people
+        await self.say(creator, new)
+        for name in others:
+            await self.say(name, "/join")
+        for _ in range(computers):
+            await self.say(creator, "/add_ai normal")
+        await self.say(creator, "/begin")
+        return await self.tg.wait_for(self.board, what="the first board")
+
     def board(self) -> JSON | None:
         """The group's board message (the newest photo the bot keeps in the group)."""
         photos = [m for m in self.tg.sent_to(self.chat) if m.get("photo")]

@@ -61,11 +61,7 @@ async def test_four_people_play_partnership_to_the_leaderboard(tg, bot) -> None:
 async def test_one_person_and_three_computers(tg, bot) -> None:
     table = Table(tg)
     table.person("Ana", 201)
-    await table.say("Ana", "/new partnership 30")
-    for _ in range(3):
-        await table.say("Ana", "/add_ai normal")
-    await table.say("Ana", "/begin")
-    await tg.wait_for(table.board, what="the board")
+    await table.start_game("/new partnership 30", computers=3)
     assert await table.play_out() >= 3
     assert not buttons(table.board())
 
@@ -74,11 +70,7 @@ async def test_mexican_train_of_five(tg, bot) -> None:
     table = Table(tg)
     for i, name in enumerate(["Ana", "Beto", "Carla", "Dani", "Eva"]):
         table.person(name, 301 + i)
-    await table.say("Ana", "/new mexican_train 1")
-    for name in ["Beto", "Carla", "Dani", "Eva"]:
-        await table.say(name, "/join")
-    await table.say("Ana", "/begin")
-    await tg.wait_for(table.board, what="the board")
+    await table.start_game("/new mexican_train 1")
     assert await table.play_out() >= 10
     assert not buttons(table.board())
 
@@ -131,10 +123,7 @@ async def test_stale_foreign_and_forged_presses_change_nothing(tg, bot) -> None:
     table = Table(tg)
     table.person("Ana", 601)
     table.person("Beto", 602)
-    await table.say("Ana", "/new draw 30")
-    await table.say("Beto", "/join")
-    await table.say("Ana", "/begin")
-    await tg.wait_for(table.board, what="the board")
+    await table.start_game("/new draw 30")
     name, hand = await tg.wait_for(
         lambda: (found := table.newest_hand()) and buttons(found[1]) and found, what="a hand"
     )
@@ -174,10 +163,7 @@ async def test_killed_and_started_again_the_game_goes_on(tg, tmp_path) -> None:
     table = Table(tg)
     table.person("Ana", 701)
     table.person("Beto", 702)
-    await table.say("Ana", "/new draw 100")
-    await table.say("Beto", "/join")
-    await table.say("Ana", "/begin")
-    await tg.wait_for(table.board, what="the board")
+    await table.start_game("/new draw 100")
     assert await table.play_out(until_hand_end=True) >= 3
     first.kill()  # the hand is over; its "next hand" timer is in the database
     board = table.board()
@@ -221,10 +207,7 @@ async def test_webhook_mode_with_its_secret(tg, tmp_path) -> None:
         assert hooks[-1].params["secret_token"] == "s3cret-token"
         table = Table(tg)
         table.person("Ana", 801)
-        await table.say("Ana", "/new draw 30")
-        await table.say("Ana", "/add_ai")
-        await table.say("Ana", "/begin")
-        await tg.wait_for(table.board, what="the board, through the webhook")
+        await table.start_game("/new draw 30", computers=1)  # through the webhook
         assert not tg.calls_to("getUpdates")
         async with aiohttp.ClientSession() as session:  # a request without the secret
             forged = {"update_id": 999999, "message": {}}
@@ -239,10 +222,7 @@ async def test_a_group_that_removes_the_bot_ends_its_game(tg, bot) -> None:
     table = Table(tg)
     table.person("Ana", 901)
     table.person("Beto", 902)
-    await table.say("Ana", "/new draw 30")
-    await table.say("Beto", "/join")
-    await table.say("Ana", "/begin")
-    await tg.wait_for(table.board, what="the board")
+    await table.start_game("/new draw 30")
     tg.remove_bot(GROUP)
     database = sqlite3.connect(bot.home / "bot.sqlite3")
 
@@ -270,10 +250,7 @@ async def test_each_topic_of_a_forum_is_a_room(tg, bot) -> None:
 async def test_a_buried_or_lost_board_is_posted_again(tg, bot) -> None:
     table = Table(tg)
     table.person("Ana", 1101)
-    await table.say("Ana", "/new draw 100")
-    await table.say("Ana", "/add_ai")
-    await table.say("Ana", "/begin")
-    first = await tg.wait_for(table.board, what="the board")
+    first = await table.start_game("/new draw 100", computers=1)
     # the board's message is gone (someone deleted it): the next move posts a new one
     tg.fail("editMessageMedia", status=400, description="Bad Request: message to edit not found")
     await table.play_out(limit=1)
