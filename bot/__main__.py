@@ -37,8 +37,7 @@ async def main() -> int:
         return 2
     try:
         if settings.telegram_token:
-            await _serve_platforms(settings, store)
-            return 0
+            return await _serve_platforms(settings, store)
         if settings.discord_token:
             print(tr(settings.console_language, NO_PLATFORMS_YET), file=sys.stderr)
         name = settings.console_name or _user_name()
@@ -57,9 +56,9 @@ async def main() -> int:
     return 0
 
 
-async def _serve_platforms(settings: Settings, store: Store) -> None:
+async def _serve_platforms(settings: Settings, store: Store) -> int:
     """Telegram (and Discord, when its token is set) until SIGINT or SIGTERM."""
-    from bot.telegram.app import TelegramBot  # the console needs none of it
+    from bot.telegram.app import TelegramBot, TokenRefused  # the console needs none of it
 
     service = GameService(store)
     bot = TelegramBot(settings, service)
@@ -68,7 +67,17 @@ async def _serve_platforms(settings: Settings, store: Store) -> None:
     loop = asyncio.get_running_loop()
     for signal in (SIGINT, SIGTERM):
         loop.add_signal_handler(signal, stop.set)
-    await bot.run(stop)
+    try:
+        await bot.run(stop)
+    except TokenRefused as error:
+        print(
+            f"telegram: TELEGRAM_TOKEN was refused ({error}); check it with BotFather",
+            file=sys.stderr,
+        )
+        return 2
+    except asyncio.CancelledError:
+        pass  # stopped before Telegram answered
+    return 0
 
 
 def _user_name() -> str:

@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 
 from telegram import BotCommand, CallbackQuery, Chat, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
-from telegram.error import TelegramError
+from telegram.error import Forbidden, InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -46,6 +46,10 @@ ADMIN_SECONDS = 120  # how long an answer about admins is trusted
 SYSTEM = Person("~system", "system", admin=True)
 # /begin instead of /start, which Telegram keeps for opening a private chat.
 RENAMED = {"start": "help"}
+
+
+class TokenRefused(Exception):
+    """Telegram does not accept TELEGRAM_TOKEN."""
 
 
 class TelegramBot:
@@ -79,9 +83,10 @@ class TelegramBot:
         self.app.add_error_handler(self.on_error)
 
     async def run(self, stop: asyncio.Event) -> None:
-        """Serve until ``stop`` is set."""
+        """Serve until ``stop`` is set. A token Telegram refuses raises
+        :class:`TokenRefused`; an unreachable Telegram is tried again until it answers."""
         app = self.app
-        await app.initialize()
+        await self._initialize(stop)
         me = app.bot
         self.delivery = TelegramDelivery(me, self.service, me.username)
         await self._register_commands()
@@ -114,6 +119,22 @@ class TelegramBot:
             await app.stop()
             await self.delivery.idle()
             await app.shutdown()
+
+    async def _initialize(self, stop: asyncio.Event) -> None:
+        pause = 1.0
+        while True:
+            try:
+                await self.app.initialize()
+                return
+            except (InvalidToken, Forbidden) as error:
+                raise TokenRefused(str(error)) from None
+            except NetworkError as error:
+                log.warning("telegram: not reachable (%s); trying again in %.0f s", error, pause)
+            try:
+                await asyncio.wait_for(stop.wait(), pause)
+                raise asyncio.CancelledError  # asked to stop while waiting
+            except TimeoutError:
+                pause = min(2 * pause, 60.0)
 
     async def _register_commands(self) -> None:
         for lang in (None, *LANGUAGES):

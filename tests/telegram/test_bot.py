@@ -3,6 +3,7 @@ the fake Bot API, from /new to the leaderboard."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import sqlite3
 from collections.abc import AsyncIterator
@@ -267,3 +268,16 @@ async def test_a_buried_or_lost_board_is_posted_again(tg, bot) -> None:
     assert (
         tg.was_deleted(GROUP, second["message_id"]) and third["message_id"] > second["message_id"]
     )
+
+
+async def test_a_refused_token_stops_the_program_with_one_line(tg, tmp_path) -> None:
+    process = BotProcess(tg, tmp_path, TELEGRAM_TOKEN="999:WRONG")
+    process.start()
+    assert process.process is not None
+    for _ in range(300):
+        if process.process.poll() is not None:
+            break
+        await asyncio.sleep(0.05)
+    assert process.process.returncode == 2
+    assert "TELEGRAM_TOKEN was refused" in process.log()
+    assert "Traceback" not in process.log()
