@@ -15,7 +15,7 @@ from sqlalchemy import Connection, bindparam, delete, insert, literal, or_, sele
 from storage.database import Database, changed, rows, scalar
 from storage.schema import timers
 
-CLAIM_TIMEOUT = timedelta(minutes=2)  # a claim older than this was left by a dead process
+CLAIM_TIMEOUT = timedelta(seconds=30)  # a claim older than this was left by a dead process
 
 
 @dataclass(frozen=True)

@@ -121,15 +121,20 @@ class Table:
         )
 
     def newest_hand(self) -> tuple[str, JSON] | None:
-        """(name, message) of the newest hand sent to anyone at the table."""
-        ids = {str(u["id"]): name for name, u in self.people.items()}
-        for call in reversed(self.tg.calls):
-            if call.method.lower() == "sendphoto" and call.ok:
-                chat = str(call.params.get("chat_id"))
-                if chat in ids:
-                    sent = call.result
-                    return ids[chat], self.tg.message(int(chat), sent["message_id"])
-        return None
+        """(name, message) of the hand to play: of everyone's latest hand that offers
+        moves, the one offered at the latest move number."""
+        best: tuple[int, str, JSON] | None = None
+        for name, user in self.people.items():
+            hands = [m for m in self.tg.sent_to(user["id"]) if m.get("photo")]
+            if not hands:
+                continue
+            latest = hands[-1]
+            plays = [d for d in buttons(latest) if d.startswith("c|")]
+            if plays:
+                number = int(plays[0].split("|")[2])
+                if best is None or number > best[0]:
+                    best = (number, name, latest)
+        return (best[1], best[2]) if best else None
 
     async def press(self, name: str, message: JSON, data: str) -> JSON:
         """``name`` presses the button ``data`` of ``message``; the answer to the press."""
@@ -162,9 +167,9 @@ class Table:
             else:
 
                 def fresh(last: tuple[int, int] | None = pressed) -> tuple[str, JSON] | None:
-                    found = self.newest_hand()  # the player to move gets theirs last
+                    found = self.newest_hand()
                     if found and (found[1]["chat"]["id"], found[1]["message_id"]) != last:
-                        return found if buttons(found[1]) else None
+                        return found
                     return None
 
                 name, hand = await self.tg.wait_for(fresh, what="a new hand")
