@@ -193,8 +193,8 @@ class ServiceCore:
 
     async def room_id(self, place: Place) -> int:
         """Storage's id of the room at ``place`` (created on first sight)."""
-        ctx = await self._context(Command(place, Person("~system", "system"), "help"))
-        return ctx.room.id
+        _community, room = await self._room(place, self.clock())
+        return room.id
 
     async def place_of_room(self, room_id: int) -> Place:
         room = await self.store.people.room_by_id(room_id)
@@ -212,6 +212,19 @@ class ServiceCore:
     async def _context(self, command: Command) -> Context:
         now = self.clock()
         place, person = command.place, command.person
+        community, room = await self._room(place, now)
+        people = self.store.people
+        user = self._users.get((place.platform, person.platform_id))
+        if user is None or user.name != person.name:
+            user = await people.user(place.platform, person.platform_id, person.name, now)
+            self._users[(place.platform, person.platform_id)] = user
+        lang = language(room.settings.get("language") or community.locale or place.locale)
+        own = language(user.locale or person.locale or lang)
+        return Context(command, community, room, user, lang, own, now)
+
+    async def _room(self, place: Place, now: datetime) -> tuple[Community, Room]:
+        """The community and room at ``place``, created on first sight, from memory when
+        recent."""
         people = self.store.people
         key = (place.platform, place.community)
         community = self._communities.get(key)
@@ -226,13 +239,7 @@ class ServiceCore:
             self._rooms[(community.id, place.room)] = (room, now)
         else:
             room = cached[0]
-        user = self._users.get((place.platform, person.platform_id))
-        if user is None or user.name != person.name:
-            user = await people.user(place.platform, person.platform_id, person.name, now)
-            self._users[(place.platform, person.platform_id)] = user
-        lang = language(room.settings.get("language") or community.locale or place.locale)
-        own = language(user.locale or person.locale or lang)
-        return Context(command, community, room, user, lang, own, now)
+        return community, room
 
     async def _dispatch(self, ctx: Context) -> None:
         args = tuple(ALIASES.get(a.lower(), a) for a in ctx.command.args)

@@ -91,28 +91,27 @@ class TelegramDelivery:
             await self._hand(place, effect)
         elif isinstance(effect, Say):
             if effect.private is not None:
-                await self._private(place, effect.private, effect.text, effect, None)
+                await self._private(place, effect.private, effect)
             else:
                 await self._send_text(chat, topic, effect.text, effect.mention, effect)
-        elif isinstance(effect, Picture):
-            target = int(effect.private.platform_id) if effect.private else chat
-            await self._call(
-                self.bot.send_photo,
-                chat_id=target,
-                photo=effect.png,
-                caption=effect.text[:CAPTION],
-                message_thread_id=None if effect.private else topic,
+        elif isinstance(effect, Picture | File):
+            # to the person who asked, or to the room (in its topic)
+            where = (
+                {"chat_id": int(effect.private.platform_id)}
+                if effect.private
+                else {"chat_id": chat, "message_thread_id": topic}
             )
-        elif isinstance(effect, File):
-            target = int(effect.private.platform_id) if effect.private else chat
-            await self._call(
-                self.bot.send_document,
-                chat_id=target,
-                document=effect.data,
-                filename=effect.name,
-                caption=effect.text[:CAPTION],
-                message_thread_id=None if effect.private else topic,
-            )
+            caption = effect.text[:CAPTION]
+            if isinstance(effect, Picture):
+                await self._call(self.bot.send_photo, photo=effect.png, caption=caption, **where)
+            else:
+                await self._call(
+                    self.bot.send_document,
+                    document=effect.data,
+                    filename=effect.name,
+                    caption=caption,
+                    **where,
+                )
 
     # ----- the board -------------------------------------------------------------------
 
@@ -175,20 +174,17 @@ class TelegramDelivery:
         except Forbidden:
             await self._ask_to_open(place, hand.person, hand.game_id)
 
-    async def _private(
-        self, place: Place, person: Person, text: str, say: Say | None, game_id: int | None
-    ) -> None:
-        markup = keyboard(say.buttons) if say is not None else None
+    async def _private(self, place: Place, person: Person, say: Say) -> None:
         try:
             await self._call(
                 self.bot.send_message,
                 chat_id=int(person.platform_id),
-                text=text[:TEXT],
-                reply_markup=markup,
+                text=say.text[:TEXT],
+                reply_markup=keyboard(say.buttons),
             )
         except Forbidden:
             # never in the group instead: a private answer may name the person's tiles
-            await self._ask_to_open(place, person, game_id)
+            await self._ask_to_open(place, person, None)
 
     async def _ask_to_open(self, place: Place, person: Person, game_id: int | None) -> None:
         """Once per game and person: a group message with a button that opens the chat
