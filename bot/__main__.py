@@ -9,16 +9,18 @@ import logging
 import sys
 from pathlib import Path
 from signal import SIGINT, SIGTERM
+from typing import Protocol
 
 from bot.config import Settings, SettingsError, load_settings
 from bot.console import Console, stdin_lines
 from bot.heap import settle_heap
+from bot.model import Effect, Place
 from bot.service import GameService
-from lang import N_, tr
+from bot.timer_loop import TimerLoop
 from storage.errors import StorageError
 from storage.store import Store
 
-NO_PLATFORMS_YET = N_("Discord arrives with the next version; opening the console room.")
+log = logging.getLogger("bot")
 
 
 async def main() -> int:
@@ -36,10 +38,8 @@ async def main() -> int:
         print(f"database: {error}", file=sys.stderr)
         return 2
     try:
-        if settings.telegram_token:
+        if settings.telegram_token or settings.discord_token:
             return await _serve_platforms(settings, store)
-        if settings.discord_token:
-            print(tr(settings.console_language, NO_PLATFORMS_YET), file=sys.stderr)
         name = settings.console_name or _user_name()
         service = GameService(store)
         settle_heap()
@@ -56,27 +56,67 @@ async def main() -> int:
     return 0
 
 
-async def _serve_platforms(settings: Settings, store: Store) -> int:
-    """Telegram (and Discord, when its token is set) until SIGINT or SIGTERM."""
-    from bot.telegram.app import TelegramBot, TokenRefused  # the console needs none of it
+class Platform(Protocol):
+    ready: asyncio.Event
 
+    async def run(self, stop: asyncio.Event) -> None: ...
+
+    async def deliver(self, place: Place, effects: list[Effect]) -> None: ...
+
+
+async def _serve_platforms(settings: Settings, store: Store) -> int:
+    """Telegram and Discord, whichever has a token, until SIGINT or SIGTERM; one timer
+    loop for both, each timer's effects to the platform of its room."""
     service = GameService(store)
-    bot = TelegramBot(settings, service)
+    platforms: dict[str, Platform] = {}
+    refused: dict[type[Exception], str] = {}
+    if settings.telegram_token:
+        from bot.telegram.app import TelegramBot  # the console needs none of it
+        from bot.telegram.app import TokenRefused as TelegramRefused
+
+        platforms["telegram"] = TelegramBot(settings, service)
+        refused[TelegramRefused] = (
+            "telegram: TELEGRAM_TOKEN was refused ({error}); check it with BotFather"
+        )
+    if settings.discord_token:
+        from bot.discord.app import DiscordBot
+        from bot.discord.app import TokenRefused as DiscordRefused
+
+        platforms["discord"] = DiscordBot(settings, service)
+        refused[DiscordRefused] = (
+            "discord: DISCORD_TOKEN was refused ({error}); check it in the Developer Portal"
+        )
+
+    async def deliver(place: Place, effects: list[Effect]) -> None:
+        platform = platforms.get(place.platform)
+        if platform is None:
+            log.warning("timers: no %s here for a timer's effects", place.platform)
+            return
+        await platform.deliver(place, effects)
+
     settle_heap()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signal in (SIGINT, SIGTERM):
         loop.add_signal_handler(signal, stop.set)
+    timers = asyncio.create_task(TimerLoop(service, deliver).run())
+    runs = [asyncio.create_task(p.run(stop)) for p in platforms.values()]
     try:
-        await bot.run(stop)
-    except TokenRefused as error:
-        print(
-            f"telegram: TELEGRAM_TOKEN was refused ({error}); check it with BotFather",
-            file=sys.stderr,
-        )
-        return 2
-    except asyncio.CancelledError:
-        pass  # stopped before Telegram answered
+        for done in asyncio.as_completed(runs):
+            try:
+                await done
+            except asyncio.CancelledError:
+                pass  # stopped before the platform answered
+            except tuple(refused) as error:
+                message = next(m for kind, m in refused.items() if isinstance(error, kind))
+                print(message.format(error=error), file=sys.stderr)
+                stop.set()
+                return 2
+            stop.set()  # one platform ended: the process ends (a supervisor restarts it)
+    finally:
+        stop.set()
+        timers.cancel()
+        await asyncio.gather(*runs, return_exceptions=True)
     return 0
 
 

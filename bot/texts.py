@@ -43,7 +43,7 @@ BAD_SEAT = N_("'{text}' is not a seat; choose from 1 to {most}.")
 NOT_SEATED = N_("You have no seat in this game.")
 LOBBY_CLOSED = N_("Everybody left; the game is closed.")
 LEFT = N_("{name} left the table; a computer player takes the seat until they /join again.")
-BAD_STRENGTH = N_("'{text}' is not a computer player; choose easy, normal or hard.")
+BADSTRENGTHS = N_("'{text}' is not a computer player; choose easy, normal or hard.")
 KICK_WHICH = N_("Which seat? For example: /kick 3")
 KICK_ONLY_COMPUTERS = N_("Seat {seat} is not a computer player; only those can be removed.")
 CREATOR_ONLY = N_("Only the player who opened the game can do that.")
@@ -97,7 +97,7 @@ UNKNOWN_PLAYER = N_("I do not know {name} here.")
 NO_GAMES_YET = N_("{name} has no finished games here yet.")
 _FAMILY_NAMES = (N_("partnership"), N_("line"), N_("divisor"), N_("train"))
 
-_PRESET_NAMES = {
+PRESET_NAMES = {
     "partnership": N_("partnership dominoes"),
     "tournament_pr": N_("Puerto Rico tournament"),
     "block": N_("block dominoes"),
@@ -129,7 +129,7 @@ _RULES = {
         "Mexican Train: 13 rounds from the double-12 engine down. Build your own train, the Mexican train, and any train with a marker. A double must be satisfied. Fewest pips over all rounds wins."
     ),
 }
-_STRENGTH = (N_("easy"), N_("normal"), N_("hard"))
+STRENGTHS = (N_("easy"), N_("normal"), N_("hard"))
 _HELP = {
     "none": N_(
         "No game here. /new [game] [points] opens one; /rules explains a game; /top shows the leaderboard; /stats your record; /settings the room's defaults."
@@ -144,7 +144,7 @@ _HELP = {
 
 
 def preset_name(lang: str, preset: str) -> str:
-    return tr(lang, _PRESET_NAMES.get(preset, preset))
+    return tr(lang, PRESET_NAMES.get(preset, preset))
 
 
 def move_line(lang: str, name: str, words: str, move: Move) -> str:
@@ -281,3 +281,12 @@ COMMAND_MENU = {
     "help": N_("What can be done now"),
     "forget": N_("Forget my name"),
 }
+
+
+# ----- Discord -----------------------------------------------------------------------
+PRESS_MY_HAND = N_(
+    "{name}, I cannot send you direct messages: press My hand on the board to see your tiles."
+)
+CANNOT_POST = N_(
+    "I cannot post in this channel: give me View Channel, Send Messages and Attach Files here."
+)

@@ -17,7 +17,7 @@ from sqlalchemy import Connection, bindparam, delete, insert, select, update
 
 from storage.database import Database, first, rows
 from storage.errors import Conflict, NotFound
-from storage.schema import game_seats, games, moves
+from storage.schema import communities, game_seats, games, moves, rooms
 from storage.timers import TimerPlan, apply_plan
 
 ACTIVE = ("lobby", "playing")
@@ -93,6 +93,18 @@ class GameRepository:
         if row is None:
             raise NotFound(f"there is no game {game_id}")
         return GameRow(**row._mapping)
+
+    async def active_rooms(self, platform: str, community: str) -> list[str]:
+        """The platform ids of a community's rooms with a game in the lobby or in play."""
+        query = (
+            select(rooms.c.platform_id)
+            .join(communities, communities.c.id == rooms.c.community_id)
+            .join(games, games.c.room_id == rooms.c.id)
+            .where(communities.c.platform == platform)
+            .where(communities.c.platform_id == community)
+            .where(games.c.status.in_(ACTIVE))
+        )
+        return [row.platform_id for row in await self._db.run(rows, query)]
 
     async def active_in(self, room_id: int) -> GameRow | None:
         """The room's game in the lobby or in play, if any."""

@@ -36,7 +36,6 @@ from bot.telegram.callback import Pressed, decode
 from bot.telegram.delivery import TelegramDelivery
 from bot.telegram.keyboards import hand_keyboard
 from bot.telegram.places import PLATFORM, person_of, place_of
-from bot.timer_loop import TimerLoop
 from lang import LANGUAGES, tr
 
 log = logging.getLogger(__name__)
@@ -74,6 +73,7 @@ class TelegramBot:
             builder = builder.base_file_url(settings.telegram_base_file_url)
         self.app: Application = builder.build()
         self.delivery: TelegramDelivery | None = None
+        self.ready = asyncio.Event()  # set once Telegram answered and effects can go out
         self._admins: dict[tuple[int, int], tuple[bool, datetime]] = {}
         self.app.add_handler(MessageHandler(filters.COMMAND, self.on_command))
         self.app.add_handler(CallbackQueryHandler(self.on_press))
@@ -90,7 +90,7 @@ class TelegramBot:
         me = app.bot
         self.delivery = TelegramDelivery(me, self.service, me.username)
         await self._register_commands()
-        timers = asyncio.create_task(TimerLoop(self.service, self.delivery.deliver).run())
+        self.ready.set()
         await app.start()
         updater = app.updater
         assert updater is not None
@@ -114,11 +114,16 @@ class TelegramBot:
         try:
             await stop.wait()
         finally:
-            timers.cancel()
             await updater.stop()
             await app.stop()
             await self.delivery.idle()
             await app.shutdown()
+
+    async def deliver(self, place: Place, effects: list[Effect]) -> None:
+        """Effects of a timer (or anything not answering an update)."""
+        await self.ready.wait()
+        assert self.delivery is not None
+        await self.delivery.deliver(place, effects)
 
     async def _initialize(self, stop: asyncio.Event) -> None:
         pause = 1.0

@@ -18,7 +18,6 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
-from dataclasses import replace
 from typing import Any, TypeVar
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, Message
@@ -30,6 +29,7 @@ from bot.pictures import board_png, hand_png
 from bot.service import GameService
 from bot.telegram.keyboards import hand_keyboard, keyboard
 from bot.telegram.places import chat_of
+from bot.turn_calls import fold_turn_calls
 from lang import tr
 
 log = logging.getLogger(__name__)
@@ -60,7 +60,7 @@ class TelegramDelivery:
         """Queue ``effects`` for ``place``; they go out in order, in the background."""
         if not effects:
             return
-        self._queues.setdefault(place, deque()).extend(_fold_turn_calls(effects))
+        self._queues.setdefault(place, deque()).extend(fold_turn_calls(effects))
         worker = self._workers.get(place)
         if worker is None or worker.done():
             self._workers[place] = asyncio.create_task(self._drain(place))
@@ -247,33 +247,6 @@ class TelegramDelivery:
                     raise
                 await asyncio.sleep(min(2**attempt * 0.5, 10))
         return await method(**params)
-
-
-def _fold_turn_calls(effects: list[Effect]) -> list[Effect]:
-    """A group takes 20 messages a minute. "Ana, your turn" is a message of its own only
-    for someone whose hand does not reach them privately (the private message with the
-    hand is what notifies them); otherwise its words join the board's caption."""
-    boards = [i for i, e in enumerate(effects) if isinstance(e, Board)]
-    if not boards:
-        return effects
-    notified = {e.person.platform_id for e in effects if isinstance(e, Hand) and e.buttons}
-    folded = [
-        e
-        for e in effects
-        if isinstance(e, Say)
-        and e.private is None
-        and e.mention
-        and not e.buttons
-        and all(p.platform_id in notified for p in e.mention)
-    ]
-    if not folded:
-        return effects
-    last = boards[-1]
-    board = effects[last]
-    assert isinstance(board, Board)
-    text = "\n".join([board.text, *(e.text for e in folded)]).strip()
-    kept = [e for e in effects if not any(e is f for f in folded)]
-    return [replace(board, text=text) if e is board else e for e in kept]
 
 
 def _with_mentions(text: str, people: tuple[Person, ...]) -> str:

@@ -55,6 +55,22 @@ async def test_a_room_holds_one_active_game(store: Store, room: int) -> None:
     assert again.id != game.id
 
 
+async def test_a_communitys_active_rooms(store: Store) -> None:
+    community = await store.people.community("discord", "g1", NOW)
+    other = await store.people.community("discord", "g2", NOW)
+    found = {}
+    for name, where in (("a", community), ("b", community), ("c", community), ("d", other)):
+        found[name] = (await store.people.room(where.id, name, NOW)).id
+    playing = await store.games.create(found["a"], "draw", SEATS, RECORD, NOW)
+    await store.games.save(playing.id, 1, RECORD, [], NOW, status="playing")
+    await store.games.create(found["b"], "draw", SEATS, RECORD, NOW)  # a lobby
+    done = await store.games.create(found["c"], "draw", SEATS, RECORD, NOW)
+    await store.games.save(done.id, 1, RECORD, [], NOW, status="finished")
+    await store.games.create(found["d"], "draw", SEATS, RECORD, NOW)
+    assert sorted(await store.games.active_rooms("discord", "g1")) == ["a", "b"]
+    assert await store.games.active_rooms("telegram", "g1") == []
+
+
 async def test_two_writers_on_one_version_one_wins(database: str, room: int) -> None:
     """Many rounds of two connections saving the same version at once."""
     first, second = await Store.open(database), await Store.open(database)

@@ -1,0 +1,1 @@
+"""The Discord front end (discord.py 2.7): the /domino command, buttons, private hands."""

@@ -1,0 +1,381 @@
+"""The Discord bot: interactions in, the service's commands out, effects delivered.
+
+One ``/domino`` command (commands.py) and the buttons and menus of the bot's messages
+(components.py). Every interaction is acknowledged first (a slash command with a
+deferred answer only its author sees, a press with a deferred update), well inside
+Discord's three seconds and before any picture is drawn; what only that person should
+see fills that answer, what the room sees goes to the channel (delivery.py).
+
+``DISCORD_API_BASE_URL`` and ``DISCORD_GATEWAY_URL`` point REST and the gateway
+elsewhere; ``SHARD_COUNT`` and ``SHARD_IDS`` make this process those shards of the bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from contextlib import suppress
+from typing import Any
+
+import aiohttp
+import discord
+import discord.gateway
+import discord.http
+import yarl
+from discord import app_commands
+from discord.app_commands import Choice
+
+from bot import texts
+from bot.config import Settings
+from bot.discord.commands import CatalogTranslator, domino_command
+from bot.discord.components import DYNAMIC_ITEMS, buttons_view, hand_view
+from bot.discord.custom_ids import Pressed, decode, is_command, is_ours
+from bot.discord.delivery import DiscordDelivery
+from bot.discord.places import PLATFORM, person_of, place_of, room_place
+from bot.model import Board, Command, Effect, File, Hand, Person, Picture, Place, Say
+from bot.pictures import hand_png
+from bot.service import GameService
+from lang import tr
+
+log = logging.getLogger(__name__)
+
+SYSTEM = Person("~system", "system", admin=True)
+MOVES = ("play", "draw", "pass", "end")
+# The bot's permissions in a channel: read it, post and edit its messages with pictures.
+PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    attach_files=True,
+    read_message_history=True,
+)
+CHOICES = 25  # Discord's limit on autocomplete choices
+
+
+class TokenRefused(Exception):
+    """Discord does not accept DISCORD_TOKEN."""
+
+
+class DominoClient(discord.AutoShardedClient):
+    """discord.py's auto-sharded client, knowing the bot it serves."""
+
+    def __init__(self, domino: DiscordBot, **options: Any) -> None:
+        super().__init__(**options)
+        self.domino = domino
+
+    async def setup_hook(self) -> None:
+        await self.domino.setup()
+
+
+class DiscordBot:
+    def __init__(self, settings: Settings, service: GameService) -> None:
+        self.settings = settings
+        self.service = service
+        _point_at(settings)
+        # the bot has no voice: discord.py's warnings about voice libraries say nothing
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+        intents = discord.Intents.none()
+        intents.guilds = True  # channels and threads, and when they are deleted
+        intents.guild_messages = True  # to know when the board is buried (no content)
+        self.client = DominoClient(
+            self,
+            intents=intents,
+            shard_count=settings.shard_count,
+            shard_ids=settings.shard_id_list() or None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            chunk_guilds_at_startup=False,
+            member_cache_flags=discord.MemberCacheFlags.none(),
+        )
+        self.tree = app_commands.CommandTree(self.client)
+        self.tree.add_command(domino_command(self.run_command, self.tiles, self.places))
+        self.tree.on_error = self.on_command_error  # type: ignore[method-assign]
+        self.delivery = DiscordDelivery(self.client, service)
+        self.ready = asyncio.Event()
+        client = self.client
+        client.add_dynamic_items(*DYNAMIC_ITEMS)
+        client.event(self.on_interaction)
+        client.event(self.on_message)
+        client.event(self.on_guild_channel_delete)
+        client.event(self.on_raw_thread_delete)
+        client.event(self.on_guild_remove)
+
+    # ----- running ------------------------------------------------------------------------
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Serve until ``stop`` is set. A token Discord refuses raises
+        :class:`TokenRefused`; an unreachable Discord is tried again until it answers."""
+        await self._login(stop)
+        task = asyncio.create_task(self.client.connect(reconnect=True))
+        stopping = asyncio.create_task(stop.wait())
+        try:
+            await asyncio.wait({task, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            if task.done():
+                task.result()  # the connection ended by itself: say why
+        finally:
+            stopping.cancel()
+            await self.client.close()
+            task.cancel()  # the shards' loop waits for events that no longer come
+            with suppress(Exception, asyncio.CancelledError):
+                await task
+            await self.delivery.idle()
+
+    async def _login(self, stop: asyncio.Event) -> None:
+        pause = 1.0
+        while True:
+            try:
+                await self.client.login(self.settings.discord_token)
+                return
+            except discord.LoginFailure as error:
+                raise TokenRefused(str(error)) from None
+            except (aiohttp.ClientError, OSError, discord.HTTPException) as error:
+                if isinstance(error, discord.HTTPException) and error.status < 500:
+                    raise TokenRefused(str(error)) from None
+                log.warning("discord: not reachable (%s); trying again in %.0f s", error, pause)
+            try:
+                await asyncio.wait_for(stop.wait(), pause)
+                raise asyncio.CancelledError  # asked to stop while waiting
+            except TimeoutError:
+                pause = min(2 * pause, 60.0)
+
+    async def setup(self) -> None:
+        """After login: the shard count if Discord is to choose it, the commands synced,
+        the invite link printed."""
+        client = self.client
+        if client.shard_count is None and self.settings.discord_gateway_url:
+            # the library would take the gateway's address from Discord's answer too
+            client.shard_count, _url, _limit = await client.http.get_bot_gateway()
+        await self.tree.set_translator(CatalogTranslator())
+        guilds = self.settings.guild_id_list()
+        if guilds:
+            for guild_id in guilds:
+                guild = discord.Object(guild_id)
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+        app = await client.application_info()
+        invite = discord.utils.oauth_url(
+            app.id, permissions=PERMISSIONS, scopes=("bot", "applications.commands")
+        )
+        print(f"discord: invite the bot with {invite}", flush=True)
+        self.ready.set()
+
+    async def deliver(self, place: Place, effects: list[Effect]) -> None:
+        """Effects of a timer (or anything not answering an interaction)."""
+        await self.ready.wait()
+        await self.delivery.deliver(place, effects)
+
+    # ----- slash commands -------------------------------------------------------------
+
+    async def run_command(
+        self, interaction: discord.Interaction[Any], action: str, args: tuple[str, ...]
+    ) -> None:
+        """A ``/domino`` subcommand: acknowledged at once, privately; the service's answer
+        for its author fills that answer, the rest goes to the channel."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        place = place_of(interaction)
+        person = person_of(interaction)
+        if place is None:
+            await self.delivery.ephemeral(interaction, tr(person.locale, texts.GROUPS_ONLY))
+            return
+        effects = await self.service.handle(Command(place, person, action, args))
+        answered = await self._answer(interaction, place, effects, action)
+        if not answered:
+            with suppress(discord.HTTPException):
+                await interaction.delete_original_response()
+
+    async def on_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        log.error("discord: a command failed: %s", error, exc_info=error)
+        text = tr(interaction.locale.value, texts.NOTHING_CHANGED)
+        with suppress(discord.HTTPException):
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+
+    # ----- autocomplete -----------------------------------------------------------------
+
+    async def tiles(self, interaction: discord.Interaction[Any], current: str) -> list[Choice[str]]:
+        """The moves of the person's hand that match what they typed."""
+        moves = await self._moves(interaction)
+        typed = current.strip().lower()
+        return [
+            Choice(name=label[:100], value=command[:100])
+            for label, command in moves
+            if typed in command or typed in label.lower()
+        ][:CHOICES]
+
+    async def places(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[Choice[str]]:
+        """Where the chosen tile can go."""
+        tile = str(getattr(interaction.namespace, "tile", "") or "").split(" on ")[0].strip()
+        found: list[Choice[str]] = []
+        for _label, command in await self._moves(interaction):
+            head, _, where = command.partition(" on ")
+            wanted = where and (not tile or head == tile) and current.strip().lower() in where
+            if wanted and all(c.value != where for c in found):
+                found.append(Choice(name=where[:100], value=where[:100]))
+        return found[:CHOICES]
+
+    async def _moves(self, interaction: discord.Interaction[Any]) -> list[tuple[str, str]]:
+        """(label, what follows /play) of each tile the person may play now."""
+        place = place_of(interaction)
+        if place is None:
+            return []
+        effects = await self.service.handle(Command(place, person_of(interaction), "hand"))
+        hand = next((e for e in effects if isinstance(e, Hand)), None)
+        if hand is None:
+            return []
+        return [
+            (b.label, b.command.removeprefix("play "))
+            for b in hand.buttons
+            if b.command.startswith("play ")
+        ]
+
+    # ----- buttons and menus ------------------------------------------------------------
+
+    async def on_component(
+        self, interaction: discord.Interaction[Any], custom_id: str, values: tuple[str, ...]
+    ) -> None:
+        """A press of one of the bot's buttons or menus."""
+        lang = interaction.locale.value
+        pressed = decode(custom_id)
+        command = ""
+        if pressed is not None and pressed.kind == "s":
+            command = values[0] if len(values) == 1 and is_command(values[0]) else ""
+            if not command:
+                pressed = None
+        elif pressed is not None:
+            command = pressed.command
+        if pressed is None:
+            await self._not_mine(interaction)
+            return
+        await interaction.response.defer()
+        place = place_of(interaction)
+        if place is None and pressed.game_id is not None:  # a hand, in a direct message
+            place = await self.service.place_of_game(pressed.game_id)
+        if place is None:
+            await self.delivery.ephemeral(interaction, tr(lang, texts.NO_SUCH_GAME))
+            return
+        if pressed.kind == "p":
+            await self._turn_page(interaction, place, pressed)
+            return
+        words = command.split()
+        effects = await self.service.handle(
+            Command(
+                place,
+                person_of(interaction),
+                words[0],
+                tuple(words[1:]),
+                move_number=pressed.move_number,
+                game_id=pressed.game_id,
+            )
+        )
+        if words[0] in MOVES and any(isinstance(e, Board) for e in effects):
+            # the move was made: the hand it was pressed on offers nothing any more
+            with suppress(discord.HTTPException):
+                await interaction.edit_original_response(view=None)
+        await self._answer(interaction, place, effects, words[0])
+
+    async def _turn_page(
+        self, interaction: discord.Interaction[Any], place: Place, pressed: Pressed
+    ) -> None:
+        """Another page of a hand's moves, in the same message."""
+        effects = await self.service.handle(Command(place, person_of(interaction), "hand"))
+        hand = next((e for e in effects if isinstance(e, Hand)), None)
+        if hand is None or hand.move_number != pressed.move_number:
+            await self.delivery.ephemeral(interaction, tr(interaction.locale.value, texts.STALE))
+            return
+        view = hand_view(hand.buttons, hand.game_id, hand.move_number, pressed.index or 0)
+        with suppress(discord.HTTPException):
+            await interaction.edit_original_response(view=view)
+
+    async def _not_mine(self, interaction: discord.Interaction[Any]) -> None:
+        text = tr(interaction.locale.value, texts.UNKNOWN_BUTTON)
+        with suppress(discord.HTTPException):
+            await interaction.response.send_message(text, ephemeral=True)
+
+    async def _answer(
+        self,
+        interaction: discord.Interaction[Any],
+        place: Place,
+        effects: list[Effect],
+        action: str,
+    ) -> bool:
+        """Send the acting person's private effects as answers only they see, and the rest
+        on their way; whether anything answered them."""
+        me = str(interaction.user.id)
+        mine: list[Effect] = []
+        rest: list[Effect] = []
+        for effect in effects:
+            (mine if _for_asker(effect, me, action) else rest).append(effect)
+        for effect in mine:
+            if isinstance(effect, Hand):
+                png = await hand_png(effect)
+                view = hand_view(effect.buttons, effect.game_id, effect.move_number)
+                await self.delivery.ephemeral(interaction, effect.text, png, "hand.png", view)
+            elif isinstance(effect, Say):
+                await self.delivery.ephemeral(
+                    interaction, effect.text, view=buttons_view(effect.buttons)
+                )
+            elif isinstance(effect, Picture):
+                await self.delivery.ephemeral(interaction, effect.text, effect.png)
+            elif isinstance(effect, File):
+                await self.delivery.ephemeral(interaction, effect.text, effect.data, effect.name)
+        await self.delivery.deliver(place, rest, interaction)
+        return bool(mine)
+
+    # ----- gateway events ---------------------------------------------------------------
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A press of a component whose custom id no item of ours answers to."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if not is_ours(custom_id):
+            await self._not_mine(interaction)
+
+    async def on_message(self, message: discord.Message) -> None:
+        me = self.client.user
+        if message.guild is not None and (me is None or message.author.id != me.id):
+            self.delivery.seen(message.channel.id)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self._room_gone(channel.guild.id, channel.id)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self._room_gone(payload.guild_id, payload.thread_id)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot removed from a server (or the server deleted): its games end."""
+        for room in await self.service.store.games.active_rooms(PLATFORM, str(guild.id)):
+            await self._room_gone(guild.id, int(room))
+
+    async def _room_gone(self, guild_id: int, channel_id: int) -> None:
+        """A deleted channel or thread: its game ends without a result."""
+        place = room_place(guild_id, channel_id)
+        await self.service.handle(Command(place, SYSTEM, "cancel"))  # nobody to tell
+        room_id = await self.service.room_id(place)
+        await self.service.store.posts.drop(room_id, "board")
+        self.delivery.forget_room(channel_id)
+
+
+def _for_asker(effect: Effect, me: str, action: str) -> bool:
+    """An effect answered to the acting person: their private words and files, and their
+    hand when they asked for it (the board's "My hand", /domino hand)."""
+    if isinstance(effect, Hand):
+        return action == "hand" and effect.person.platform_id == me
+    if isinstance(effect, Say | Picture | File):
+        return effect.private is not None and effect.private.platform_id == me
+    return False
+
+
+def _point_at(settings: Settings) -> None:
+    """REST and the gateway at the addresses of the settings (a proxy, a test server)."""
+    if settings.discord_api_base_url:
+        discord.http.Route.BASE = settings.discord_api_base_url.rstrip("/")
+    if settings.discord_gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)

@@ -1,0 +1,319 @@
+"""The service's effects delivered to Discord.
+
+Each room's effects go out in order, by one worker per room; a board followed by a newer
+board of the same game is skipped, so a run of computer moves costs one edit. The board is
+one message per game, edited in place, its id kept in the database (``posts``) so a
+restarted bot edits the same one; posted again when many messages have buried it. Hands
+go by direct message with their move buttons; a person whose direct messages are closed
+(50007) gets the hand as an ephemeral answer when they are the one who acted, and is
+told once per game in the room to press "My hand". Rate limits are discord.py's; what
+still fails is tried again, and a move is never lost (it is saved before anything is
+sent). When a game ends, the room's lobby and turn calls of that game are tidied away.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from contextlib import suppress
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import aiohttp
+import discord
+
+from bot import texts
+from bot.discord.components import buttons_view, hand_view
+from bot.model import Board, Effect, File, Hand, Person, Picture, Place, Say
+from bot.pictures import board_png, hand_png
+from bot.service import GameService
+from bot.turn_calls import fold_turn_calls
+from lang import tr
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+BURIED = 10  # messages after the board that push it out of view: post it again
+TEXT = 2000  # Discord's limit on a message's content
+TRIES = 5  # attempts at one call through server errors and network trouble
+DMS_CLOSED = 50007  # "Cannot send messages to this user"
+MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+
+
+@dataclass(frozen=True)
+class Queued:
+    effect: Effect
+    # the interaction of the person who acted: their own hand falls back to it
+    interaction: discord.Interaction[Any] | None = None
+
+
+class DiscordDelivery:
+    def __init__(self, client: discord.Client, service: GameService) -> None:
+        self.client = client
+        self.service = service
+        self._queues: dict[Place, deque[Queued]] = {}
+        self._workers: dict[Place, asyncio.Task[None]] = {}
+        self._since_board: dict[int, int] = {}  # channel id: messages since our board
+        self._dms: dict[int, discord.DMChannel] = {}
+        self._closed: set[str] = set()  # people whose direct messages are closed
+        self._told: set[tuple[int, str]] = set()  # (game, person) told to press "My hand"
+        self._passing: dict[int, list[int]] = {}  # channel id: lobby and turn-call messages
+        self._lobbies: dict[int, tuple[int, int]] = {}  # channel id: (game, its lobby message)
+
+    def seen(self, channel_id: int) -> None:
+        """Someone else's message went by in a channel (to know when the board is buried)."""
+        if channel_id in self._since_board:
+            self._since_board[channel_id] += 1
+
+    def forget_room(self, channel_id: int) -> None:
+        self._since_board.pop(channel_id, None)
+        self._passing.pop(channel_id, None)
+        self._lobbies.pop(channel_id, None)
+
+    async def deliver(
+        self,
+        place: Place,
+        effects: list[Effect],
+        interaction: discord.Interaction[Any] | None = None,
+    ) -> None:
+        """Queue ``effects`` for ``place``; they go out in order, in the background."""
+        if not effects:
+            return
+        queue = self._queues.setdefault(place, deque())
+        queue.extend(Queued(e, interaction) for e in fold_turn_calls(effects, self._closed))
+        worker = self._workers.get(place)
+        if worker is None or worker.done():
+            self._workers[place] = asyncio.create_task(self._drain(place))
+
+    async def idle(self) -> None:
+        """Wait until everything queued has gone out (shutdown)."""
+        while any(not w.done() for w in self._workers.values()):
+            await asyncio.gather(*self._workers.values(), return_exceptions=True)
+
+    async def _drain(self, place: Place) -> None:
+        queue = self._queues[place]
+        while queue:
+            item = queue.popleft()
+            effect = item.effect
+            if isinstance(effect, Board) and any(
+                isinstance(later.effect, Board) and later.effect.game_id == effect.game_id
+                for later in queue
+            ):
+                continue  # a newer board of this game follows: one edit for both
+            try:
+                await self._one(place, item)
+            except Exception:  # one effect lost is a message, never a move: go on
+                log.exception("discord: delivering %s failed", type(effect).__name__)
+        self._queues.pop(place, None)
+
+    async def _one(self, place: Place, item: Queued) -> None:
+        effect = item.effect
+        channel = self.client.get_partial_messageable(int(place.room))
+        if isinstance(effect, Board):
+            await self._board(place, channel, effect)
+        elif isinstance(effect, Hand):
+            await self._hand(place, effect, item.interaction)
+        elif isinstance(effect, Say):
+            if effect.private is not None:
+                await self._direct(effect.private, effect.text, view=buttons_view(effect.buttons))
+            else:
+                await self._say(channel, effect)
+        elif isinstance(effect, Picture | File):
+            if isinstance(effect, Picture):
+                data, name = effect.png, "picture.png"
+            else:
+                data, name = effect.data, effect.name
+            if effect.private is not None:
+                await self._direct(effect.private, effect.text, data, name)
+            else:
+                await self._call(lambda: channel.send(effect.text[:TEXT], file=_file(data, name)))
+
+    # ----- the board -------------------------------------------------------------------
+
+    async def _board(self, place: Place, channel: discord.PartialMessageable, board: Board) -> None:
+        await self._close_lobby(channel, board.game_id)
+        png = await board_png(board)
+        text = board.text[:TEXT]
+        room_id = await self.service.room_id(place)
+        posts = self.service.store.posts
+        post = await posts.find(room_id, "board")
+        if post is not None and post.game_id == board.game_id:
+            message = channel.get_partial_message(int(post.message_id))
+            if self._since_board.get(channel.id, 0) <= BURIED:
+                try:
+                    await self._call(
+                        lambda: message.edit(
+                            content=text,
+                            attachments=[_file(png, "board.png")],
+                            view=buttons_view(board.buttons),
+                        )
+                    )
+                    await self._tidy(channel, board)
+                    return
+                except discord.NotFound:
+                    pass  # the message is gone (deleted by someone): post the board again
+            else:
+                with suppress(discord.HTTPException):  # buried: its place is at the bottom
+                    await message.delete()
+        sent = await self._call(
+            lambda: channel.send(
+                text,
+                file=_file(png, "board.png"),
+                view=buttons_view(board.buttons) or discord.utils.MISSING,
+            )
+        )
+        self._since_board[channel.id] = 0
+        await posts.keep(room_id, "board", board.game_id, str(sent.id), self.service.clock())
+        await self._tidy(channel, board)
+
+    async def _tidy(self, channel: discord.PartialMessageable, board: Board) -> None:
+        """At the game's end, the lobby and the turn calls go: the board and the summaries
+        stay."""
+        if not board.final:
+            return
+        for message_id in self._passing.pop(channel.id, []):
+            with suppress(discord.HTTPException):
+                await channel.get_partial_message(message_id).delete()
+
+    # ----- text for the room -----------------------------------------------------------
+
+    async def _say(self, channel: discord.PartialMessageable, say: Say) -> None:
+        body = _with_mentions(say.text, say.mention)[:TEXT]
+        view = buttons_view(say.buttons) or discord.utils.MISSING
+        game = _lobby_of(say)
+        known = self._lobbies.get(channel.id)
+        if game is not None and known is not None and known[0] == game:
+            try:  # the game's lobby, edited as people take their seats
+                message = channel.get_partial_message(known[1])
+                await self._call(lambda: message.edit(content=body, view=view))
+                return
+            except discord.NotFound:
+                pass
+        sent = await self._call(lambda: channel.send(body, view=view, allowed_mentions=MENTIONS))
+        if game is not None:
+            self._lobbies[channel.id] = (game, sent.id)
+        if say.buttons or say.mention:  # a lobby or a turn call: gone when the game ends
+            self._passing.setdefault(channel.id, []).append(sent.id)
+
+    async def _close_lobby(self, channel: discord.PartialMessageable, game_id: int) -> None:
+        """The game has begun: its lobby's buttons go."""
+        known = self._lobbies.get(channel.id)
+        if known is None or known[0] != game_id:
+            return
+        del self._lobbies[channel.id]
+        with suppress(discord.HTTPException):
+            await channel.get_partial_message(known[1]).edit(view=None)
+
+    # ----- private -----------------------------------------------------------------------
+
+    async def _hand(
+        self, place: Place, hand: Hand, interaction: discord.Interaction[Any] | None
+    ) -> None:
+        png = await hand_png(hand)
+        view = hand_view(hand.buttons, hand.game_id, hand.move_number)
+        if await self._direct(hand.person, hand.text, png, "hand.png", view):
+            return
+        asker = interaction is not None and str(interaction.user.id) == hand.person.platform_id
+        if asker and interaction is not None:
+            # the person who acted: the same hand, seen by them only
+            await self.ephemeral(interaction, hand.text, png, "hand.png", view)
+            return
+        await self._ask_for_hand_button(place, hand.person, hand.game_id)
+
+    async def _direct(
+        self,
+        person: Person,
+        text: str,
+        data: bytes | None = None,
+        name: str = "picture.png",
+        view: discord.ui.View | None = None,
+    ) -> bool:
+        """A direct message; False when the person's direct messages are closed."""
+        user_id = int(person.platform_id)
+        try:
+            channel = self._dms.get(user_id)
+            if channel is None:
+                channel = await self._call(lambda: self.client.create_dm(discord.Object(user_id)))
+                self._dms[user_id] = channel
+            await self._call(
+                lambda: channel.send(
+                    text[:TEXT],
+                    file=_file(data, name) if data is not None else discord.utils.MISSING,
+                    view=view or discord.utils.MISSING,
+                )
+            )
+        except discord.Forbidden as error:
+            if error.code != DMS_CLOSED:
+                log.warning("discord: no direct message to %s: %s", user_id, error.code)
+            self._closed.add(person.platform_id)
+            return False
+        self._closed.discard(person.platform_id)
+        return True
+
+    async def _ask_for_hand_button(self, place: Place, person: Person, game_id: int) -> None:
+        """Once per game and person: a room message calling them to press "My hand"."""
+        key = (game_id, person.platform_id)
+        if key in self._told:
+            return
+        self._told.add(key)
+        lang = person.locale
+        text = tr(lang, texts.PRESS_MY_HAND, name=person.name)
+        channel = self.client.get_partial_messageable(int(place.room))
+        await self._say(channel, Say(text, mention=(person,)))
+
+    async def ephemeral(
+        self,
+        interaction: discord.Interaction[Any],
+        text: str,
+        png: bytes | None = None,
+        name: str = "picture.png",
+        view: discord.ui.View | None = None,
+    ) -> None:
+        """An answer only the person who acted sees (the interaction's follow-up)."""
+        await self._call(
+            lambda: interaction.followup.send(
+                text[:TEXT] or "·",
+                ephemeral=True,
+                file=_file(png, name) if png is not None else discord.utils.MISSING,
+                view=view or discord.utils.MISSING,
+                allowed_mentions=MENTIONS,
+            )
+        )
+
+    async def _call(self, send: Callable[[], Awaitable[T]]) -> T:
+        """One request through server errors and network trouble (discord.py waits out
+        429s itself); other errors go to the caller."""
+        for attempt in range(TRIES):
+            try:
+                return await send()
+            except discord.HTTPException as error:
+                if (error.status < 500 and error.status != 429) or attempt == TRIES - 1:
+                    raise
+            except (aiohttp.ClientError, TimeoutError):
+                if attempt == TRIES - 1:
+                    raise
+            await asyncio.sleep(min(2**attempt * 0.5, 10))
+        raise AssertionError("unreachable")
+
+
+def _lobby_of(say: Say) -> int | None:
+    """The game whose lobby ``say`` shows (its buttons let people take a seat)."""
+    if say.private is None and say.buttons and say.buttons[0].command == "join":
+        return say.buttons[0].game_id
+    return None
+
+
+def _file(data: bytes, name: str) -> discord.File:
+    # a new one for every attempt: a sent file has been read to its end
+    return discord.File(io.BytesIO(data), name)
+
+
+def _with_mentions(text: str, people: tuple[Person, ...]) -> str:
+    """Each mentioned person's name as a mention (which notifies them)."""
+    for person in people:
+        mention = f"<@{int(person.platform_id)}>"
+        text = text.replace(person.name, mention, 1) if person.name in text else f"{mention} {text}"
+    return text

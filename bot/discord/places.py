@@ -1,0 +1,45 @@
+"""Discord's channels and members as the service's places and persons.
+
+A text channel or a thread is a room; the server is its community.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.model import Person, Place
+
+PLATFORM = "discord"
+
+
+def place_of(interaction: discord.Interaction[Any]) -> Place | None:
+    """The room of an interaction in a server; None in a direct message."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        return None
+    guild = interaction.guild
+    locale = interaction.guild_locale
+    return Place(
+        PLATFORM,
+        str(interaction.guild_id),
+        str(interaction.channel_id),
+        guild.name if guild is not None else None,
+        locale.value if locale is not None else None,
+    )
+
+
+def room_place(guild_id: int, channel_id: int) -> Place:
+    return Place(PLATFORM, str(guild_id), str(channel_id))
+
+
+def person_of(interaction: discord.Interaction[Any]) -> Person:
+    """Who acted; an admin of the room has Manage Server or Manage Channels there."""
+    user = interaction.user
+    admin = False
+    if interaction.guild_id is not None:
+        permissions = interaction.permissions
+        admin = permissions.manage_guild or permissions.manage_channels
+    return Person(
+        str(user.id), (user.display_name or str(user.id))[:40], interaction.locale.value, admin
+    )
