@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot import texts
-from bot.model import Command, Effect, Person, Place, Say
+from bot.model import Button, Command, Effect, Person, Place, Say
 from bot.seats import Seat, seats_from, seats_json
 from engine.errors import DominoError
 from engine.game import Game
@@ -372,6 +372,19 @@ class ServiceCore:
             theme=settings.get("theme", "classic"),
             numerals=bool(settings.get("numerals", False)),
         )
+
+    def _board_buttons(self, ctx: Context, loaded: Loaded) -> tuple[Button, ...]:
+        """What the board offers: the hand and the board while a hand is played, the next
+        hand between hands, nothing once the game is over."""
+        game = loaded.game
+        if game is None or game.outcome is not None:
+            return ()
+        if game.hand is not None:
+            return (
+                Button(tr(ctx.lang, "My hand"), "hand", loaded.row.id),
+                Button(tr(ctx.lang, "Board"), "board", loaded.row.id),
+            )
+        return (Button(tr(ctx.lang, "Next hand"), "next", loaded.row.id, game.ply),)
 
     def _person(self, seat: Seat) -> Person:
         return Person(seat.pid or "", seat.name or "", seat.locale)

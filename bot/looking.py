@@ -46,7 +46,9 @@ class Looking(ServiceCore):
                 view,
                 self._table(ctx, loaded),
                 describe_table(view, names, ctx.lang),
+                self._board_buttons(ctx, loaded),
                 final=game.outcome is not None,
+                repost=True,
             )
         )
 

@@ -74,6 +74,7 @@ class Board:
     text: str
     buttons: tuple[Button, ...] = ()
     final: bool = False  # the game is over: this board stays as its summary
+    repost: bool = False  # asked for (/board): posted anew at the bottom of the room
 
 
 @dataclass(frozen=True)

@@ -171,14 +171,7 @@ class Play(ServiceCore):
         ]
         room_view = view_of(game)
         caption = "\n".join(said[-6:])
-        buttons = ()
-        if not hand_over:
-            buttons = (
-                Button(tr(ctx.lang, "My hand"), "hand", loaded.row.id),
-                Button(tr(ctx.lang, "Board"), "board", loaded.row.id),
-            )
-        elif not game_over:
-            buttons = (Button(tr(ctx.lang, "Next hand"), "next", loaded.row.id, game.ply),)
+        buttons = self._board_buttons(ctx, loaded)
         ctx.effects.append(
             Board(
                 loaded.row.id,

@@ -62,6 +62,7 @@ class DiscordDelivery:
         self._told: set[tuple[int, str]] = set()  # (game, person) told to press "My hand"
         self._passing: dict[int, list[int]] = {}  # channel id: lobby and turn-call messages
         self._lobbies: dict[int, tuple[int, int]] = {}  # channel id: (game, its lobby message)
+        self._warned: set[int] = set()  # interactions told that the channel is closed to us
 
     def seen(self, channel_id: int) -> None:
         """Someone else's message went by in a channel (to know when the board is buried)."""
@@ -105,6 +106,9 @@ class DiscordDelivery:
                 continue  # a newer board of this game follows: one edit for both
             try:
                 await self._one(place, item)
+            except discord.Forbidden as error:  # the channel's permissions leave us out
+                log.warning("discord: cannot post in %s (%s)", place.room, error.code)
+                await self._cannot_post(item.interaction)
             except Exception:  # one effect lost is a message, never a move: go on
                 log.exception("discord: delivering %s failed", type(effect).__name__)
         self._queues.pop(place, None)
@@ -142,7 +146,7 @@ class DiscordDelivery:
         post = await posts.find(room_id, "board")
         if post is not None and post.game_id == board.game_id:
             message = channel.get_partial_message(int(post.message_id))
-            if self._since_board.get(channel.id, 0) <= BURIED:
+            if self._since_board.get(channel.id, 0) <= BURIED and not board.repost:
                 try:
                     await self._call(
                         lambda: message.edit(
@@ -156,7 +160,7 @@ class DiscordDelivery:
                 except discord.NotFound:
                     pass  # the message is gone (deleted by someone): post the board again
             else:
-                with suppress(discord.HTTPException):  # buried: its place is at the bottom
+                with suppress(discord.HTTPException):  # buried or asked for: to the bottom
                     await message.delete()
         sent = await self._call(
             lambda: channel.send(
@@ -168,6 +172,16 @@ class DiscordDelivery:
         self._since_board[channel.id] = 0
         await posts.keep(room_id, "board", board.game_id, str(sent.id), self.service.clock())
         await self._tidy(channel, board)
+
+    async def _cannot_post(self, interaction: discord.Interaction[Any] | None) -> None:
+        """Whoever acted learns why the room saw nothing (once per interaction)."""
+        if interaction is None or interaction.id in self._warned:
+            return
+        if len(self._warned) > 1000:
+            self._warned.clear()
+        self._warned.add(interaction.id)
+        with suppress(discord.HTTPException):
+            await self.ephemeral(interaction, tr(interaction.locale.value, texts.CANNOT_POST))
 
     async def _tidy(self, channel: discord.PartialMessageable, board: Board) -> None:
         """At the game's end, the lobby and the turn calls go: the board and the summaries

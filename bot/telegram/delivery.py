@@ -123,7 +123,7 @@ class TelegramDelivery:
         post = await self.service.store.posts.find(room_id, "board")
         if post is not None and post.game_id == board.game_id:
             message_id = int(post.message_id)
-            if self._latest.get(chat, 0) - message_id <= BURIED:
+            if self._latest.get(chat, 0) - message_id <= BURIED and not board.repost:
                 try:
                     await self._call(
                         self.bot.edit_message_media,
@@ -138,7 +138,7 @@ class TelegramDelivery:
                         return
                     # the message is gone (deleted by someone): post the board again
             else:
-                await self._delete(chat, message_id)  # buried: its place is at the bottom
+                await self._delete(chat, message_id)  # buried or asked for: to the bottom
         sent = await self._call(
             self.bot.send_photo,
             chat_id=chat,

@@ -41,6 +41,9 @@ async def test_looking_commands_during_a_game(store: Store) -> None:
     assert isinstance(hand[0], Hand) and hand[0].view.seat == 0 and hand[0].person.name == "Ana"
     board = await room.say("Beto", "/board")
     assert boards(board) and boards(board)[0].view.seat is None
+    # posted anew, and still offering what the board offers (a hand is in play)
+    assert boards(board)[0].repost
+    assert [b.command for b in boards(board)[0].buttons] == ["hand", "board"]
     assert "Score" in texts(await room.say("Beto", "/score"))
     exported = await room.say("Beto", "/export")
     record = json.loads(next(e for e in exported if isinstance(e, File)).data)
