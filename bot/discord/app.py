@@ -50,6 +50,7 @@ PERMISSIONS = discord.Permissions(
     read_message_history=True,
 )
 CHOICES = 25  # Discord's limit on autocomplete choices
+SHUTDOWN_SECONDS = 10  # at a stop, how long queued messages may take to go out
 
 
 class TokenRefused(Exception):
@@ -113,11 +114,13 @@ class DiscordBot:
                 task.result()  # the connection ended by itself: say why
         finally:
             stopping.cancel()
+            # what is on its way goes out first (a while at most), then the connection goes
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self.delivery.idle(), SHUTDOWN_SECONDS)
             await self.client.close()
             task.cancel()  # the shards' loop waits for events that no longer come
             with suppress(Exception, asyncio.CancelledError):
                 await task
-            await self.delivery.idle()
 
     async def _login(self, stop: asyncio.Event) -> None:
         pause = 1.0
@@ -263,6 +266,7 @@ class DiscordBot:
         if pressed.kind == "p":
             await self._turn_page(interaction, place, pressed)
             return
+
         words = command.split()
         effects = await self.service.handle(
             Command(
@@ -283,10 +287,21 @@ class DiscordBot:
     async def _turn_page(
         self, interaction: discord.Interaction[Any], place: Place, pressed: Pressed
     ) -> None:
-        """Another page of a hand's moves, in the same message."""
+        """Another page of a hand's moves, in the same message: the presser's own hand (a
+        direct message, or an answer only they see), never a message of the room."""
+        message = interaction.message
+        private = interaction.guild_id is None or (message is not None and message.flags.ephemeral)
+        if not private:
+            await self.delivery.ephemeral(
+                interaction, tr(interaction.locale.value, texts.UNKNOWN_BUTTON)
+            )
+            return
         effects = await self.service.handle(Command(place, person_of(interaction), "hand"))
         hand = next((e for e in effects if isinstance(e, Hand)), None)
-        if hand is None or hand.move_number != pressed.move_number:
+        if hand is None or (hand.game_id, hand.move_number) != (
+            pressed.game_id,
+            pressed.move_number,
+        ):
             await self.delivery.ephemeral(interaction, tr(interaction.locale.value, texts.STALE))
             return
         view = hand_view(hand.buttons, hand.game_id, hand.move_number, pressed.index or 0)

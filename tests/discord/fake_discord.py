@@ -40,9 +40,9 @@ What it covers:
 * Faults: `fail()` (429 with all of Discord's headers, or any status) and `slow()`.
 
 Tests build the world (`guild`, `text_channel`, `thread`, `member`, `admin`, `role`, `user`,
-`close_dms`, `lock_channel`), inject what users do (`slash`, `autocomplete`, `press`, `post`,
-`delete_channel`, `update_member`, `drop`, `request_reconnect`, `invalidate_session`) and inspect
-what the bot did (`calls`, `messages`, `message`, `dm_messages`, `interaction_responses`,
+`close_dms`, `lock_channel`), inject what users do (`slash`, `autocomplete`, `press`, `forge`,
+`post`, `delete_channel`, `update_member`, `drop`, `request_reconnect`, `invalidate_session`) and
+inspect what the bot did (`calls`, `messages`, `message`, `dm_messages`, `interaction_responses`,
 `interaction_messages`, `commands`, `identified`, `resumed`), waiting with `wait_for`.
 
 Not modelled: modal submits (type 9 answers are recorded, but no MODAL_SUBMIT injection), ETF
@@ -469,7 +469,8 @@ class FakeDiscord:
 
     # ---- server lifecycle
 
-    async def start(self) -> None:
+    async def start(self, port: int = 0) -> None:
+        """Listen on 127.0.0.1 (``port``, or any free one)."""
         app = web.Application(client_max_size=100 * 1024 * 1024)
         app.router.add_get("/gateway", self._gateway)
         app.router.add_get("/attachments/{channel}/{attachment}/{filename}", self._download)
@@ -477,7 +478,7 @@ class FakeDiscord:
         app.router.add_route("*", "/{path:.*}", self._not_found)
         self._runner = web.AppRunner(app, shutdown_timeout=1.0, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
         await site.start()
         self._port = self._runner.addresses[0][1]
 
@@ -876,6 +877,24 @@ class FakeDiscord:
         return self._interact(
             MESSAGE_COMPONENT, guild, channel, user, data, locale, None, message=message
         )
+
+    def forge(self, message_id: int, custom_id: str, forged: str) -> None:
+        """A tampered client: the component `custom_id` of a stored message carries `forged`
+        from now on, so `press(..., forged)` sends the bot a custom id it never sent."""
+        message = self._find_message(message_id)
+        if message is None:
+            raise LookupError(f"no message {message_id}")
+        component = next(
+            (
+                c
+                for c in _walk_components(message.get("components") or [])
+                if c.get("custom_id") == custom_id
+            ),
+            None,
+        )
+        if component is None:
+            raise LookupError(f"message {message_id} has no component {custom_id!r}")
+        component["custom_id"] = forged
 
     def post(
         self, channel: int, user: int, content: str, *, attachments: list[Upload] | None = None
@@ -1734,7 +1753,8 @@ class FakeDiscord:
         if result is None:
             call.status = 204
             return web.Response(status=204, headers={"Via": "1.1 google", **headers})
-        call.status, call.response = 200, result
+        # a copy: the stored message changes with later edits, the answer does not
+        call.status, call.response = 200, copy.deepcopy(result)
         return self._json_response(result, 200, headers)
 
     def _match(self, method: str, path: str) -> tuple[_Route, dict[str, str]]:
