@@ -33,9 +33,11 @@ from bot.discord.custom_ids import Pressed, decode, is_command, is_ours
 from bot.discord.delivery import DiscordDelivery
 from bot.discord.places import PLATFORM, person_of, place_of, room_place
 from bot.model import Board, Command, Effect, File, Hand, Person, Picture, Place, Say
+from bot.patience import pause_or_stop
 from bot.pictures import hand_png
 from bot.service import GameService
 from lang import tr
+from storage.errors import StorageError
 
 log = logging.getLogger(__name__)
 
@@ -134,11 +136,7 @@ class DiscordBot:
                 if isinstance(error, discord.HTTPException) and error.status < 500:
                     raise TokenRefused(str(error)) from None
                 log.warning("discord: not reachable (%s); trying again in %.0f s", error, pause)
-            try:
-                await asyncio.wait_for(stop.wait(), pause)
-                raise asyncio.CancelledError  # asked to stop while waiting
-            except TimeoutError:
-                pause = min(2 * pause, 60.0)
+            pause = await pause_or_stop(stop, pause)
 
     async def setup(self) -> None:
         """After login: the shard count if Discord is to choose it, the commands synced,
@@ -190,13 +188,15 @@ class DiscordBot:
     async def on_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
+        cause = getattr(error, "original", error)
+        if isinstance(cause, StorageError):
+            await self._sorry(interaction, texts.DATABASE_DOWN)
+            return
+        if isinstance(cause, discord.HTTPException):  # Discord refused an answer
+            log.warning("discord: a command was not answered: %s", cause)
+            return
         log.error("discord: a command failed: %s", error, exc_info=error)
-        text = tr(interaction.locale.value, texts.NOTHING_CHANGED)
-        with suppress(discord.HTTPException):
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
+        await self._sorry(interaction, texts.NOTHING_CHANGED)
 
     # ----- autocomplete -----------------------------------------------------------------
 
@@ -243,7 +243,29 @@ class DiscordBot:
     async def on_component(
         self, interaction: discord.Interaction[Any], custom_id: str, values: tuple[str, ...]
     ) -> None:
-        """A press of one of the bot's buttons or menus."""
+        """A press of one of the bot's buttons or menus; whatever fails, the presser is
+        answered and nothing changed."""
+        try:
+            await self._component(interaction, custom_id, values)
+        except StorageError:
+            await self._sorry(interaction, texts.DATABASE_DOWN)
+        except discord.HTTPException as error:  # Discord refused an answer: nothing to say
+            log.warning("discord: a press was not answered: %s", error)
+        except Exception:
+            log.exception("discord: a press failed")
+            await self._sorry(interaction, texts.NOTHING_CHANGED)
+
+    async def _sorry(self, interaction: discord.Interaction[Any], message: str) -> None:
+        text = tr(interaction.locale.value, message)
+        with suppress(discord.HTTPException):
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+
+    async def _component(
+        self, interaction: discord.Interaction[Any], custom_id: str, values: tuple[str, ...]
+    ) -> None:
         lang = interaction.locale.value
         pressed = decode(custom_id)
         command = ""
@@ -366,16 +388,27 @@ class DiscordBot:
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """The bot removed from a server (or the server deleted): its games end."""
-        for room in await self.service.store.games.active_rooms(PLATFORM, str(guild.id)):
+        try:
+            rooms = await self.service.store.games.active_rooms(PLATFORM, str(guild.id))
+        except StorageError as error:
+            log.warning("discord: the games of a server left were left to their timers: %s", error)
+            return
+        for room in rooms:
             await self._room_gone(guild.id, int(room))
 
     async def _room_gone(self, guild_id: int, channel_id: int) -> None:
-        """A deleted channel or thread: its game ends without a result."""
-        place = room_place(guild_id, channel_id)
+        """A deleted channel or thread: its game ends without a result (with the database
+        away, its idle timer ends it later)."""
+        try:
+            await self._end_room(room_place(guild_id, channel_id))
+        except StorageError as error:
+            log.warning("discord: the game of a deleted room was left to its timer: %s", error)
+        self.delivery.forget_room(channel_id)
+
+    async def _end_room(self, place: Place) -> None:
         await self.service.handle(Command(place, SYSTEM, "cancel"))  # nobody to tell
         room_id = await self.service.room_id(place)
         await self.service.store.posts.drop(room_id, "board")
-        self.delivery.forget_room(channel_id)
 
 
 def _for_asker(effect: Effect, me: str, action: str) -> bool:

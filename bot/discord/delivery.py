@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections import deque
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ import discord
 from bot import texts
 from bot.discord.components import buttons_view, hand_view
 from bot.model import Board, Effect, File, Hand, Person, Picture, Place, Say
+from bot.outbox import Outbox
 from bot.pictures import board_png, hand_png
 from bot.service import GameService
 from bot.turn_calls import fold_turn_calls
@@ -54,8 +54,7 @@ class DiscordDelivery:
     def __init__(self, client: discord.Client, service: GameService) -> None:
         self.client = client
         self.service = service
-        self._queues: dict[Place, deque[Queued]] = {}
-        self._workers: dict[Place, asyncio.Task[None]] = {}
+        self._outbox: Outbox[Queued] = Outbox(self._send, lambda item: item.effect, "discord")
         self._since_board: dict[int, int] = {}  # channel id: messages since our board
         self._dms: dict[int, discord.DMChannel] = {}
         self._closed: set[str] = set()  # people whose direct messages are closed
@@ -65,7 +64,8 @@ class DiscordDelivery:
         self._warned: set[int] = set()  # interactions told that the channel is closed to us
 
     def seen(self, channel_id: int) -> None:
-        """Someone else's message went by in a channel (to know when the board is buried)."""
+        """A message went by in a channel, other than the board (to know when the board is
+        buried)."""
         if channel_id in self._since_board:
             self._since_board[channel_id] += 1
 
@@ -83,35 +83,19 @@ class DiscordDelivery:
         """Queue ``effects`` for ``place``; they go out in order, in the background."""
         if not effects:
             return
-        queue = self._queues.setdefault(place, deque())
-        queue.extend(Queued(e, interaction) for e in fold_turn_calls(effects, self._closed))
-        worker = self._workers.get(place)
-        if worker is None or worker.done():
-            self._workers[place] = asyncio.create_task(self._drain(place))
+        folded = fold_turn_calls(effects, self._closed)
+        self._outbox.put(place, (Queued(e, interaction) for e in folded))
 
     async def idle(self) -> None:
         """Wait until everything queued has gone out (shutdown)."""
-        while any(not w.done() for w in self._workers.values()):
-            await asyncio.gather(*self._workers.values(), return_exceptions=True)
+        await self._outbox.idle()
 
-    async def _drain(self, place: Place) -> None:
-        queue = self._queues[place]
-        while queue:
-            item = queue.popleft()
-            effect = item.effect
-            if isinstance(effect, Board) and any(
-                isinstance(later.effect, Board) and later.effect.game_id == effect.game_id
-                for later in queue
-            ):
-                continue  # a newer board of this game follows: one edit for both
-            try:
-                await self._one(place, item)
-            except discord.Forbidden as error:  # the channel's permissions leave us out
-                log.warning("discord: cannot post in %s (%s)", place.room, error.code)
-                await self._cannot_post(item.interaction)
-            except Exception:  # one effect lost is a message, never a move: go on
-                log.exception("discord: delivering %s failed", type(effect).__name__)
-        self._queues.pop(place, None)
+    async def _send(self, place: Place, item: Queued) -> None:
+        try:
+            await self._one(place, item)
+        except discord.Forbidden as error:  # the channel's permissions leave us out
+            log.warning("discord: cannot post in %s (%s)", place.room, error.code)
+            await self._cannot_post(item.interaction)
 
     async def _one(self, place: Place, item: Queued) -> None:
         effect = item.effect
@@ -134,6 +118,7 @@ class DiscordDelivery:
                 await self._direct(effect.private, effect.text, data, name)
             else:
                 await self._call(lambda: channel.send(effect.text[:TEXT], file=_file(data, name)))
+                self.seen(channel.id)
 
     # ----- the board -------------------------------------------------------------------
 
@@ -207,6 +192,7 @@ class DiscordDelivery:
             except discord.NotFound:
                 pass
         sent = await self._call(lambda: channel.send(body, view=view, allowed_mentions=MENTIONS))
+        self.seen(channel.id)
         if game is not None:
             self._lobbies[channel.id] = (game, sent.id)
         if say.buttons or say.mention:  # a lobby or a turn call: gone when the game ends

@@ -31,6 +31,7 @@ from telegram.ext import (
 from bot import texts
 from bot.config import Settings
 from bot.model import Command, Effect, Hand, Person, Place, Say
+from bot.patience import pause_or_stop
 from bot.service import GameService
 from bot.telegram.callback import Pressed, decode
 from bot.telegram.delivery import TelegramDelivery
@@ -135,11 +136,7 @@ class TelegramBot:
                 raise TokenRefused(str(error)) from None
             except NetworkError as error:
                 log.warning("telegram: not reachable (%s); trying again in %.0f s", error, pause)
-            try:
-                await asyncio.wait_for(stop.wait(), pause)
-                raise asyncio.CancelledError  # asked to stop while waiting
-            except TimeoutError:
-                pause = min(2 * pause, 60.0)
+            pause = await pause_or_stop(stop, pause)
 
     async def _register_commands(self) -> None:
         for lang in (None, *LANGUAGES):

@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
-from collections import deque
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from typing import Any, TypeVar
@@ -25,6 +24,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Tele
 
 from bot import texts
 from bot.model import Board, Effect, File, Hand, Person, Picture, Place, Say
+from bot.outbox import Outbox
 from bot.pictures import board_png, hand_png
 from bot.service import GameService
 from bot.telegram.keyboards import hand_keyboard, keyboard
@@ -46,8 +46,7 @@ class TelegramDelivery:
         self.bot = bot
         self.service = service
         self.username = username
-        self._queues: dict[Place, deque[Effect]] = {}
-        self._workers: dict[Place, asyncio.Task[None]] = {}
+        self._outbox: Outbox[Effect] = Outbox(self._one, lambda effect: effect, "telegram")
         self._latest: dict[int, int] = {}  # chat id: the newest message id seen there
         self._told: set[tuple[int, str]] = set()  # (game, person) told to open the chat
 
@@ -60,28 +59,11 @@ class TelegramDelivery:
         """Queue ``effects`` for ``place``; they go out in order, in the background."""
         if not effects:
             return
-        self._queues.setdefault(place, deque()).extend(fold_turn_calls(effects))
-        worker = self._workers.get(place)
-        if worker is None or worker.done():
-            self._workers[place] = asyncio.create_task(self._drain(place))
+        self._outbox.put(place, fold_turn_calls(effects))
 
     async def idle(self) -> None:
         """Wait until everything queued has gone out (tests, shutdown)."""
-        while any(not w.done() for w in self._workers.values()):
-            await asyncio.gather(*self._workers.values(), return_exceptions=True)
-
-    async def _drain(self, place: Place) -> None:
-        queue = self._queues[place]
-        while queue:
-            effect = queue.popleft()
-            if isinstance(effect, Board) and any(
-                isinstance(later, Board) and later.game_id == effect.game_id for later in queue
-            ):
-                continue  # a newer board of this game follows: one edit for both
-            try:
-                await self._one(place, effect)
-            except Exception:  # one effect lost is a message, never a move: go on
-                log.exception("telegram: delivering %s failed", type(effect).__name__)
+        await self._outbox.idle()
 
     async def _one(self, place: Place, effect: Effect) -> None:
         chat, topic = chat_of(place)

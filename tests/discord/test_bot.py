@@ -511,6 +511,25 @@ async def test_a_deleted_channel_ends_its_game(fake, bot, table) -> None:
     assert not leaked_tiles(fake, OTHER_CHANNEL) and not public_moves(fake, OTHER_CHANNEL)
 
 
+async def test_a_thread_is_a_room_of_its_own(fake, bot, table) -> None:
+    thread = CHANNEL + 2
+    fake.thread(GUILD, CHANNEL, thread, "mesa-1")
+    table.person("Ana", 320_000_000_000_000_911)
+    table.person("Beto", 320_000_000_000_000_912)
+    await table.start_game({"preset": "draw", "target": 30})  # in the channel
+    table.channel = thread
+    await table.start_game({"preset": "block", "target": 30})  # and in its thread at once
+    games = bot.query("SELECT status, preset FROM games ORDER BY id")
+    assert [tuple(g) for g in games] == [("playing", "draw"), ("playing", "block")]
+    assert table.board() is not None and fake.messages(thread)
+    fake.delete_channel(thread)
+    await fake.wait_for(
+        lambda: bot.query("SELECT status FROM games ORDER BY id")[1]["status"] == "cancelled",
+        what="the thread's game to end",
+    )
+    assert bot.query("SELECT status FROM games ORDER BY id")[0]["status"] == "playing"
+
+
 async def test_only_the_creator_or_an_admin_cancels_and_admins_change_settings(
     fake, bot, table
 ) -> None:
