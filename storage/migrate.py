@@ -12,12 +12,14 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
 from storage.database import Database
 from storage.errors import StorageError
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+MIGRATION_LOCK = 0x646F6D696E6F  # "domino": the advisory lock migrations take on PostgreSQL
 
 
 def alembic_config() -> Config:
@@ -46,6 +48,11 @@ def _current(connection: Connection) -> str | None:
 
 
 def _upgrade(connection: Connection, revision: str) -> None:
+    if connection.dialect.name == "postgresql":
+        # Processes started together on a new database take turns: the first migrates, the
+        # others then find the schema at its revision. (SQLite's BEGIN IMMEDIATE already
+        # lets one writer at a time in.) The lock ends with the transaction.
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
     config = alembic_config()
     found = _current(connection)
     known = {s.revision for s in ScriptDirectory.from_config(config).walk_revisions()}

@@ -1,12 +1,11 @@
 """A large bot in several processes: each runs some shards of an auto-sharded client
 (SHARD_COUNT, SHARD_IDS), all share one database. Two processes, two servers on different
-shards, a game in each played to its end at the same time; on PostgreSQL too when
-TEST_DATABASE_URL names one."""
+shards, a game in each played to its end at the same time; on PostgreSQL when
+TEST_DATABASE_URL names one, else on an SQLite file."""
 
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -14,11 +13,10 @@ import pytest
 
 from tests.discord.driver import CHANNEL, GUILD, BotProcess, Table
 from tests.discord.fake_discord import FakeDiscord
-from tests.storage.conftest import reset_postgres
+from tests.storage.conftest import one_database
 
 OTHER_GUILD = GUILD + (1 << 22)  # (id >> 22) % 2: GUILD is on shard 0, this one on shard 1
 OTHER_CHANNEL = CHANNEL + 1
-POSTGRES = os.environ.get("TEST_DATABASE_URL")
 
 
 @pytest.fixture
@@ -31,17 +29,10 @@ async def fake() -> AsyncIterator[FakeDiscord]:
         yield server
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 async def test_two_processes_share_the_shards_and_the_database(
-    fake: FakeDiscord, tmp_path: Path, kind: str
+    fake: FakeDiscord, tmp_path: Path
 ) -> None:
-    if kind == "postgresql":
-        if not POSTGRES:
-            pytest.skip("TEST_DATABASE_URL is not set")
-        await reset_postgres(POSTGRES)
-        url = POSTGRES
-    else:
-        url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    url = await one_database(tmp_path)
     processes = []
     for shard in (0, 1):
         home = tmp_path / f"shard{shard}"

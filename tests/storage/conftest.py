@@ -28,6 +28,15 @@ async def reset_postgres(url: str) -> None:
     await engine.dispose()
 
 
+async def one_database(tmp_path: Path) -> str:
+    """An empty database for several bot processes: PostgreSQL where TEST_DATABASE_URL
+    names one (as a large bot runs), else an SQLite file (on a laptop)."""
+    if POSTGRES:
+        await reset_postgres(POSTGRES)
+        return POSTGRES
+    return f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 async def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A URL to an empty database of each kind."""

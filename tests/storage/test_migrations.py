@@ -3,6 +3,9 @@ from every earlier revision; a database newer than the program is refused by nam
 
 from __future__ import annotations
 
+import asyncio
+import sys
+
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
@@ -54,6 +57,29 @@ async def test_opening_twice_changes_nothing(database: str) -> None:
     for _ in range(2):
         store = await Store.open(database)
         await store.close()
+    assert await differences(database) == []
+
+
+async def test_processes_starting_together_on_a_new_database_take_turns(database: str) -> None:
+    """Four processes opening an empty database at once: one migrates, the others find the
+    schema done; none fails."""
+    program = (
+        "import asyncio, sys\n"
+        "from storage.store import Store\n"
+        "async def main():\n"
+        "    store = await Store.open(sys.argv[1])\n"
+        "    await store.close()\n"
+        "asyncio.run(main())\n"
+    )
+    processes = [
+        await asyncio.create_subprocess_exec(
+            sys.executable, "-c", program, database, stderr=asyncio.subprocess.PIPE
+        )
+        for _ in range(4)
+    ]
+    for process in processes:
+        _, err = await process.communicate()
+        assert process.returncode == 0, err.decode()
     assert await differences(database) == []
 
 

@@ -138,12 +138,12 @@ class Table:
 
     async def press(self, name: str, message: JSON, data: str) -> JSON:
         """``name`` presses the button ``data`` of ``message``; the answer to the press."""
-        answered = len(self.tg.answered_callbacks())
         query = self.tg.press(message["chat"]["id"], self.people[name], message["message_id"], data)
-        await self.tg.wait_for(
-            lambda: len(self.tg.answered_callbacks()) > answered, what=f"an answer to {data}"
-        )
-        return next(a for a in self.tg.answered_callbacks() if a["id"] == query["id"])
+
+        def answer() -> JSON | None:  # this press's, whatever other tables press meanwhile
+            return next((a for a in self.tg.answered_callbacks() if a["id"] == query["id"]), None)
+
+        return await self.tg.wait_for(answer, what=f"an answer to {data}")
 
     async def play_out(self, limit: int = 1500, until_hand_end: bool = False) -> int:
         """Everyone presses the first move of the newest hand, and someone presses "Next
