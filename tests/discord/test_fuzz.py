@@ -1,7 +1,7 @@
 """Bad input at volume through the real program and discord.py: custom ids the bot never
 sent (a tampered client) pressed on its board, and typed options no tile or setting
 matches, from someone who is not playing. Each is answered, only to whoever acted, and
-none changes the game; afterwards the game goes on to its end."""
+none changes the game."""
 
 from __future__ import annotations
 
@@ -98,8 +98,3 @@ async def test_typed_options_nobody_can_use_change_nothing(game, sub: str, text:
     [answer, *_] = fake.interaction_messages(int(payload["id"]))
     assert answer["content"] and answer["flags"] & 64  # said to Zoe only
     assert _state(process) == before
-
-
-async def test_after_all_that_the_game_goes_on(game) -> None:
-    _fake, _process, table, _tampered = game
-    assert await table.play_out() >= 3

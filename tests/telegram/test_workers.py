@@ -23,7 +23,7 @@ from tests.telegram.driver import BotProcess, Table, buttons
 from tests.telegram.fake_api import FakeTelegram
 from tests.telegram.test_bot import free_port
 
-GROUPS = (-1001000000001, -1001000000002, -1001000000003)
+GROUPS = (-1001000000001, -1001000000002)
 DEALT = re.compile(r"^(Hand|Mano|Mão) (\d+)\.$")
 SECRET = "workers-secret"
 
@@ -123,7 +123,7 @@ async def test_two_webhook_workers_share_the_groups(tmp_path: Path) -> None:
                 table.person(f"Beto{n}", 701 + 10 * n)
                 tables.append(table)
             for table in tables:  # two people and a computer in each group
-                await table.start_game("/new draw 40", computers=1)
+                await table.start_game("/new draw 30", computers=1)
             # then all the games at once
             hands = await asyncio.gather(*(_play(t) for t in tables))
             assert all(proxy.forwarded[p] > 10 for p in ports), proxy.forwarded  # both worked
