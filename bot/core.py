@@ -42,6 +42,10 @@ ROOM_SECONDS = 30  # how long a room's settings are trusted from memory
 # moved meanwhile, the save finds a newer version (Conflict) or the move is refused on
 # the old state, and either way the command runs again on the game read afresh.
 TRUSTING = frozenset({"play", "draw", "pass", "end", "next"})
+# Who the service itself acts as (timers, a room that is gone). Only commands made with
+# this very object may be internal ones: a press or a forged button saying "timer" is not.
+SYSTEM = Person("~system", "system", admin=True)
+INTERNAL = frozenset({"timer"})
 # Words players type in Spanish or Portuguese, read as the commands' own words.
 ALIASES = {
     "en": "on", "em": "on", "sobre": "on", "mexicano": "mexican",
@@ -247,7 +251,8 @@ class ServiceCore:
             ctx.command = replace(ctx.command, args=args)
         action = ctx.command.action
         handler = getattr(self, f"_do_{action}", None)
-        if handler is None or action not in texts.COMMANDS:
+        internal_refused = action in INTERNAL and ctx.command.person is not SYSTEM
+        if handler is None or action not in texts.COMMANDS or internal_refused:
             raise Refusal(texts.UNKNOWN_COMMAND, command=action)
         await handler(ctx)
 

@@ -7,12 +7,13 @@ from typing import Any
 
 from bot import texts
 from bot.core import (
+    SYSTEM,
     Context,
     Loaded,
     ServiceCore,
 )
 from bot.describe import move_words
-from bot.model import Command, Effect, Person, Say
+from bot.model import Command, Effect, Say
 from lang import tr
 from storage.timers import Timer
 
@@ -23,7 +24,7 @@ class Timed(ServiceCore):
         return await self.handle(
             Command(
                 place,
-                Person("~system", "system", admin=True),
+                SYSTEM,
                 "timer",
                 (timer.kind, str(timer.version if timer.version is not None else "")),
                 game_id=timer.game_id,

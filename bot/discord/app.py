@@ -27,12 +27,13 @@ from discord.app_commands import Choice
 
 from bot import texts
 from bot.config import Settings
+from bot.core import SYSTEM
 from bot.discord.commands import CatalogTranslator, domino_command
 from bot.discord.components import DYNAMIC_ITEMS, buttons_view, hand_view
 from bot.discord.custom_ids import Pressed, decode, is_command, is_ours
 from bot.discord.delivery import DiscordDelivery
 from bot.discord.places import PLATFORM, person_of, place_of, room_place
-from bot.model import Board, Command, Effect, File, Hand, Person, Picture, Place, Say
+from bot.model import Board, Command, Effect, File, Hand, Picture, Place, Say
 from bot.patience import pause_or_stop
 from bot.pictures import hand_png
 from bot.service import GameService
@@ -41,7 +42,6 @@ from storage.errors import StorageError
 
 log = logging.getLogger(__name__)
 
-SYSTEM = Person("~system", "system", admin=True)
 MOVES = ("play", "draw", "pass", "end")
 # The bot's permissions in a channel: read it, post and edit its messages with pictures.
 PERMISSIONS = discord.Permissions(

@@ -30,7 +30,8 @@ from telegram.ext import (
 
 from bot import texts
 from bot.config import Settings
-from bot.model import Command, Effect, Hand, Person, Place, Say
+from bot.core import SYSTEM
+from bot.model import Command, Effect, Hand, Place, Say
 from bot.patience import pause_or_stop
 from bot.service import GameService
 from bot.telegram.callback import Pressed, decode
@@ -43,7 +44,6 @@ log = logging.getLogger(__name__)
 
 ADMIN_ACTIONS = ("cancel", "settings")  # the platform is asked who administers the group
 ADMIN_SECONDS = 120  # how long an answer about admins is trusted
-SYSTEM = Person("~system", "system", admin=True)
 # /begin instead of /start, which Telegram keeps for opening a private chat.
 RENAMED = {"start": "help"}
 
@@ -67,6 +67,9 @@ class TelegramBot:
                 )
             )
             .concurrent_updates(True)
+            # at a stop, the library asks getUpdates once more while the long poll may
+            # still hold its connection: a second one spares it a pool timeout
+            .get_updates_connection_pool_size(2)
         )
         if settings.telegram_base_url:
             builder = builder.base_url(settings.telegram_base_url)

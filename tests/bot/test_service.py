@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from bot.model import Board, Hand, Say
+from bot.model import Board, Button, Hand, Say
 from bot.service import GameService
 from engine.tiles import set_tiles
 from storage.games import snapshot_moves
@@ -125,6 +125,23 @@ async def test_bad_input_gets_a_clear_private_answer_and_changes_nothing(store: 
         assert private_to(effects, who), (text, effects)
         assert not boards(effects), text
         assert (await store.games.load(game.id)).version == game.version, text
+
+
+async def test_nobody_but_the_service_fires_a_timer(store: Store) -> None:
+    """A forged button that says "timer" (it would close the game) is an unknown command,
+    even from an admin and naming the game."""
+    room = await Room.open(store)
+    await room.say("Ana", "/new draw")
+    await room.say("Beto", "/join")
+    await room.say("Ana", "/begin")
+    game = await store.games.active_in(await room.service.room_id(room.place))
+    assert game is not None
+    for args in (("idle", ""), ("lobby", ""), ("turn", str(game.version)), ()):
+        forged = Button("x", " ".join(("timer", *args)), game.id, None)
+        effects = await room.press("Ana", forged)
+        assert private_to(effects, "Ana"), effects
+        assert (await store.games.load(game.id)).version == game.version
+    assert (await store.games.load(game.id)).status == "playing"
 
 
 async def test_a_stale_button_is_refused(store: Store) -> None:
