@@ -5,13 +5,9 @@ answer), as people do."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
-import signal
 import sqlite3
-import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +20,7 @@ from tests.discord.fake_discord import (
     EPHEMERAL,
     FakeDiscord,
 )
+from tests.program import Program
 
 JSON = dict[str, Any]
 GUILD = 1_190_000_000_000_000_000
@@ -32,39 +29,32 @@ TILE = re.compile(r"\b\d{1,2}-\d{1,2}\b")
 MY_HAND = re.compile(r"^dom:c:\d+:-:hand$")
 
 
-class BotProcess:
-    """``python -m bot`` in its own directory (its own SQLite file, no .env), talking to the
-    fake through DISCORD_API_BASE_URL and DISCORD_GATEWAY_URL, its commands synced to the
-    test guild."""
+class BotProcess(Program):
+    """The program talking to the fake through DISCORD_API_BASE_URL and
+    DISCORD_GATEWAY_URL, its commands synced to the test guild."""
 
     def __init__(self, fake: FakeDiscord, home: Path, **env: str) -> None:
+        super().__init__(home, **env)
         self.fake = fake
-        self.home = home
-        self.env = env
-        self.process: subprocess.Popen[bytes] | None = None
 
     async def start(self, timeout: float = 30) -> None:
         """Start the program and wait until it synced its commands and connected to the
         gateway (ready for interactions)."""
         synced, identified = len(self._syncs()), len(self.fake.identified)
-        env = {
-            **os.environ,
-            "DISCORD_TOKEN": self.fake.token,
-            "DISCORD_API_BASE_URL": self.fake.api_base,
-            "DISCORD_GATEWAY_URL": self.fake.gateway_url,
-            "DISCORD_GUILD_IDS": str(GUILD),
-            "TELEGRAM_TOKEN": "",
-            "DATABASE_URL": f"sqlite:///{self.home / 'bot.sqlite3'}",
-            "LOG_LEVEL": "WARNING",
-            **self.env,
-        }
-        log = (self.home / "bot.log").open("ab")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "bot"], cwd=self.home, env=env, stdout=log, stderr=log
+        self.launch(
+            {
+                "DISCORD_TOKEN": self.fake.token,
+                "DISCORD_API_BASE_URL": self.fake.api_base,
+                "DISCORD_GATEWAY_URL": self.fake.gateway_url,
+                "DISCORD_GUILD_IDS": str(GUILD),
+                "TELEGRAM_TOKEN": "",
+            }
         )
+        assert self.process is not None
+        process = self.process
 
         def ready() -> bool:
-            if self.process.poll() is not None:
+            if process.poll() is not None:
                 return True
             connected = len(self.fake.identified) > identified and self.fake.connected_shards()
             return len(self._syncs()) > synced and bool(connected)
@@ -80,28 +70,6 @@ class BotProcess:
     def _syncs(self) -> list[Any]:
         path = rf"^/applications/{self.fake.application_id}/guilds/{GUILD}/commands$"
         return [c for c in self.fake.calls_to("PUT", path) if c.status == 200]
-
-    def kill(self) -> None:
-        """SIGKILL: no goodbye, as a crash or a power cut."""
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=30)
-
-    async def stop(self) -> int:
-        assert self.process is not None
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            for _ in range(300):
-                if self.process.poll() is not None:
-                    break
-                await asyncio.sleep(0.05)
-            else:
-                self.process.kill()
-        return self.process.wait(timeout=30)
-
-    def log(self) -> str:
-        path = self.home / "bot.log"
-        return path.read_text(errors="replace") if path.exists() else ""
 
     def query(self, sql: str, *parameters: Any) -> list[sqlite3.Row]:
         """Rows of the bot's database, read while it runs."""

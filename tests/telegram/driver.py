@@ -4,73 +4,39 @@ bot sent them, as people do."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
-import signal
-import subprocess
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.program import Program
 from tests.telegram.fake_api import FakeTelegram
 
 JSON = dict[str, Any]
 GROUP = -1001234567890
 
 
-class BotProcess:
-    """``python -m bot`` in its own directory (its own SQLite file, no .env), talking to
-    the fake through TELEGRAM_BASE_URL."""
+class BotProcess(Program):
+    """The program talking to the fake through TELEGRAM_BASE_URL."""
 
     def __init__(self, tg: FakeTelegram, home: Path, **env: str) -> None:
+        super().__init__(home, **env)
         self.tg = tg
-        self.home = home
-        self.env = env
-        self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        env = {
-            **os.environ,
-            "TELEGRAM_TOKEN": self.tg.token,
-            "TELEGRAM_BASE_URL": self.tg.base_url,
-            "TELEGRAM_BASE_FILE_URL": self.tg.base_file_url,
-            "DATABASE_URL": f"sqlite:///{self.home / 'bot.sqlite3'}",
-            "TELEGRAM_POLL_TIMEOUT": "1",
-            # a whole game in seconds: far above Telegram's 20 a minute in a group (the
-            # limiter's work is the library's; the bot's coalescing is tested apart)
-            "TELEGRAM_GROUP_RATE": "6000",
-            "DISCORD_TOKEN": "",
-            "LOG_LEVEL": "WARNING",
-            **self.env,
-        }
-        log = (self.home / "bot.log").open("ab")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "bot"], cwd=self.home, env=env, stdout=log, stderr=log
+        self.launch(
+            {
+                "TELEGRAM_TOKEN": self.tg.token,
+                "TELEGRAM_BASE_URL": self.tg.base_url,
+                "TELEGRAM_BASE_FILE_URL": self.tg.base_file_url,
+                "TELEGRAM_POLL_TIMEOUT": "1",
+                # a whole game in seconds: far above Telegram's 20 a minute in a group (the
+                # limiter's work is the library's; the bot's coalescing is tested apart)
+                "TELEGRAM_GROUP_RATE": "6000",
+                "DISCORD_TOKEN": "",
+            }
         )
-
-    def kill(self) -> None:
-        """SIGKILL: no goodbye, as a crash or a power cut."""
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=30)
-
-    async def stop(self) -> int:
-        assert self.process is not None
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            for _ in range(300):
-                if self.process.poll() is not None:
-                    break
-                await asyncio.sleep(0.05)
-            else:
-                self.process.kill()
-        return self.process.wait(timeout=30)
-
-    def log(self) -> str:
-        path = self.home / "bot.log"
-        return path.read_text(errors="replace") if path.exists() else ""
 
 
 @dataclass
