@@ -387,6 +387,14 @@ def _username(name: str) -> str:
     return re.sub(r"[^a-z0-9_.]", "_", name.lower())[:32] or "user"
 
 
+def _component(message: JSON, message_id: int, custom_id: str) -> JSON:
+    """The component of ``message`` with ``custom_id`` (LookupError if it has none)."""
+    for component in _walk_components(message.get("components") or []):
+        if component.get("custom_id") == custom_id:
+            return component
+    raise LookupError(f"message {message_id} has no component {custom_id!r}")
+
+
 def _walk_components(components: list[JSON]) -> Iterator[JSON]:
     for component in components:
         yield component
@@ -840,16 +848,7 @@ class FakeDiscord:
         message = self._find_message(message_id)
         if message is None or int(message["channel_id"]) != channel:
             raise LookupError(f"no message {message_id} in channel {channel}")
-        component = next(
-            (
-                c
-                for c in _walk_components(message.get("components") or [])
-                if c.get("custom_id") == custom_id
-            ),
-            None,
-        )
-        if component is None:
-            raise LookupError(f"message {message_id} has no component {custom_id!r}")
+        component = _component(message, message_id, custom_id)
         if component.get("disabled"):
             raise ValueError(f"component {custom_id!r} is disabled")
         data: JSON = {"custom_id": custom_id, "component_type": component["type"]}
@@ -884,16 +883,7 @@ class FakeDiscord:
         message = self._find_message(message_id)
         if message is None:
             raise LookupError(f"no message {message_id}")
-        component = next(
-            (
-                c
-                for c in _walk_components(message.get("components") or [])
-                if c.get("custom_id") == custom_id
-            ),
-            None,
-        )
-        if component is None:
-            raise LookupError(f"message {message_id} has no component {custom_id!r}")
+        component = _component(message, message_id, custom_id)
         component["custom_id"] = forged
 
     def post(
