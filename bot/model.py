@@ -111,3 +111,12 @@ class Picture:
 
 
 Effect = Say | Board | Hand | File | Picture
+
+
+def private_to(effect: Effect) -> Person | None:
+    """Who alone sees ``effect``; None for the room."""
+    if isinstance(effect, Hand):
+        return effect.person
+    if isinstance(effect, Board):
+        return None
+    return effect.private

@@ -1,5 +1,7 @@
 """Each room's messages go out in order, in the background: one worker per room, so a slow
-or rate-limited room never holds up another. A board followed by a newer board of the
+or rate-limited room never holds up another. A room can have lanes besides its own (one
+per person, for their private messages), each with its worker: a group whose minute is
+full does not hold up a player's hand. A board followed by a newer board of the
 same game is skipped, so a run of computer moves costs one edit. Shared by the platform
 adapters; each says how one effect is sent."""
 
@@ -12,9 +14,13 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Generic, TypeVar
 
 from bot.model import Board, Effect, Place
+from storage.errors import Unavailable
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+# Between tries of a delivery that needed the database while it was away (31 s in all).
+DATABASE_PAUSES = (1.0, 2.0, 4.0, 8.0, 16.0)
+Lane = tuple[str, str, str, str]  # platform, community, room, lane
 
 
 class Outbox(Generic[T]):
@@ -27,35 +33,52 @@ class Outbox(Generic[T]):
         self._send = send
         self._effect_of = effect_of
         self._platform = platform
-        self._queues: dict[Place, deque[T]] = {}
-        self._workers: dict[Place, asyncio.Task[None]] = {}
+        self._queues: dict[Lane, deque[tuple[Place, T]]] = {}
+        self._workers: dict[Lane, asyncio.Task[None]] = {}
 
-    def put(self, place: Place, items: Iterable[T]) -> None:
-        """Queue ``items`` for ``place``, after what is queued there already."""
-        self._queues.setdefault(place, deque()).extend(items)
-        worker = self._workers.get(place)
+    def put(self, place: Place, items: Iterable[T], lane: str = "") -> None:
+        """Queue ``items`` for ``place`` (in ``lane``), after what is queued there."""
+        # the room, whatever else the place says (a press in a private chat names the
+        # game's room without its name): one room, one worker
+        key = (place.platform, place.community, place.room, lane)
+        self._queues.setdefault(key, deque()).extend((place, item) for item in items)
+        worker = self._workers.get(key)
         if worker is None or worker.done():
-            self._workers[place] = asyncio.create_task(self._drain(place))
+            self._workers[key] = asyncio.create_task(self._drain(key))
 
     async def idle(self) -> None:
         """Wait until everything queued has gone out (tests, shutdown)."""
         while any(not w.done() for w in self._workers.values()):
             await asyncio.gather(*self._workers.values(), return_exceptions=True)
 
-    async def _drain(self, place: Place) -> None:
-        queue = self._queues[place]
+    async def _drain(self, key: Lane) -> None:
+        queue = self._queues[key]
+        tries = 0  # of the item at the head of the queue
         while queue:
-            item = queue.popleft()
+            place, item = queue.popleft()
             effect = self._effect_of(item)
             if isinstance(effect, Board) and any(
                 isinstance(later := self._effect_of(other), Board)
                 and later.game_id == effect.game_id
-                for other in queue
+                for _, other in queue
             ):
+                tries = 0
                 continue  # a newer board of this game follows: one edit for both
             try:
                 await self._send(place, item)
+            except Unavailable:  # (where the board is): the database is back in seconds
+                if tries < len(DATABASE_PAUSES):
+                    queue.appendleft((place, item))
+                    await asyncio.sleep(DATABASE_PAUSES[tries])
+                    tries += 1
+                    continue
+                log.warning(
+                    "%s: %s not delivered: the database is away",
+                    self._platform,
+                    type(effect).__name__,
+                )
             except Exception:  # one effect lost is a message, never a move: go on
                 log.exception("%s: delivering %s failed", self._platform, type(effect).__name__)
-        del self._queues[place]
-        del self._workers[place]
+            tries = 0
+        del self._queues[key]
+        del self._workers[key]

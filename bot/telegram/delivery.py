@@ -1,13 +1,14 @@
 """The service's effects delivered to Telegram.
 
-Each room's effects go out in order, by one worker per room; a board followed by a newer
-board of the same game is skipped, so a run of computer moves costs one edit. The board
-is one photo per game, edited in place (``editMessageMedia``) and posted again when many
-messages have buried it. Hands and private answers go to the person's private chat; a
-person who never opened it (403) is told once in the group, with a button that opens it
-(``t.me/<bot>?start=<game>``). Whatever Telegram answers (429, 403, "not modified",
-"message to edit not found", a network error) is handled here: a message may come late,
-a move is never lost (it is saved before anything is sent).
+Each room's effects go out in order, by one worker per room (and one per person for what
+is private to them); a board followed by a newer board of the same game is skipped, so a
+run of computer moves costs one edit. The board is one photo per game, edited in place
+(``editMessageMedia``) and posted again when many messages have buried it. Hands and
+private answers go to the person's private chat; a person who never opened it (403) is
+told once in the group, with a button that opens it (``t.me/<bot>?start=<game>``).
+Whatever Telegram answers (429, 403, "not modified", "message to edit not found", a
+network error) is handled here: a message may come late, a move is never lost (it is
+saved before anything is sent).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMedia
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 
 from bot import texts
-from bot.model import Board, Effect, File, Hand, Person, Picture, Place, Say
+from bot.model import Board, Effect, File, Hand, Person, Picture, Place, Say, private_to
 from bot.outbox import Outbox
 from bot.pictures import board_png, hand_png
 from bot.service import GameService
@@ -56,10 +57,15 @@ class TelegramDelivery:
             self._latest[chat_id] = message_id
 
     async def deliver(self, place: Place, effects: list[Effect]) -> None:
-        """Queue ``effects`` for ``place``; they go out in order, in the background."""
-        if not effects:
-            return
-        self._outbox.put(place, fold_turn_calls(effects))
+        """Queue ``effects`` for ``place``; they go out in order, in the background: the
+        room's in one lane, each person's private ones in another (Telegram holds a
+        group to 20 messages a minute, and a hand must not wait for the board)."""
+        lanes: dict[str, list[Effect]] = {}
+        for effect in fold_turn_calls(effects):
+            person = private_to(effect)
+            lanes.setdefault(person.platform_id if person else "", []).append(effect)
+        for lane, items in lanes.items():
+            self._outbox.put(place, items, lane)
 
     async def idle(self) -> None:
         """Wait until everything queued has gone out (tests, shutdown)."""
@@ -99,6 +105,7 @@ class TelegramDelivery:
 
     async def _board(self, place: Place, chat: int, topic: int | None, board: Board) -> None:
         png = await board_png(board)
+        name = photo_name("board", board.game_id, board.move_number)
         caption = board.text[:CAPTION]
         markup = keyboard(board.buttons)
         room_id = await self.service.room_id(place)
@@ -111,7 +118,7 @@ class TelegramDelivery:
                         self.bot.edit_message_media,
                         chat_id=chat,
                         message_id=message_id,
-                        media=InputMediaPhoto(png, caption=caption),
+                        media=InputMediaPhoto(png, caption=caption, filename=name),
                         reply_markup=markup,
                     )
                     return
@@ -125,6 +132,7 @@ class TelegramDelivery:
             self.bot.send_photo,
             chat_id=chat,
             photo=png,
+            filename=name,
             caption=caption,
             reply_markup=markup,
             message_thread_id=topic,
@@ -150,6 +158,7 @@ class TelegramDelivery:
                 self.bot.send_photo,
                 chat_id=int(hand.person.platform_id),
                 photo=png,
+                filename=photo_name("hand", hand.game_id, hand.move_number),
                 caption=hand.text[:CAPTION],
                 reply_markup=markup,
             )
@@ -229,6 +238,13 @@ class TelegramDelivery:
                     raise
                 await asyncio.sleep(min(2**attempt * 0.5, 10))
         return await method(**params)
+
+
+def photo_name(kind: str, game_id: int, move_number: int) -> str:
+    """The file name of a board or hand picture: which game and move it shows. Telegram
+    keeps it out of sight; it tells a reader of the traffic (a test) where the picture
+    stands, as a hand and the board now travel apart."""
+    return f"{kind}-{game_id}-{move_number}.png"
 
 
 def _with_mentions(text: str, people: tuple[Person, ...]) -> str:

@@ -171,11 +171,17 @@ def leaked_tiles(tg: FakeTelegram, chat: int = GROUP) -> list[tuple[str, str]]:
     """(group text, tile) for every tile a message to the group named while it was still
     hidden in someone's hand: a tile that the owner's next private hand, later in the
     same hand of the game, still lists. Messages while no hand is in play (the summary
-    that shows every hand) are not looked at."""
+    that shows every hand) are not looked at.
+
+    "Next" is by the move a picture shows (its file name, see ``photo_name``) where the
+    pictures say it: a hand and the group's board go out apart, and a hand from before
+    a move can arrive after the board that tells of it. Otherwise it is by arrival."""
     group = str(chat)
-    hands: dict[str, list[tuple[int, int, set[str]]]] = {}  # person: (call, segment, tiles)
-    said: list[tuple[int, int, str]] = []  # (call, segment, text) while a hand is in play
-    segment, playing = 0, False
+    # person: (call, move, segment, tiles)
+    hands: dict[str, list[tuple[int, int | None, int, set[str]]]] = {}
+    said: list[tuple[int, int | None, int, str]] = []  # (call, move, segment, text)
+    segment, playing, move = 0, False, None
+    segments: dict[int, int] = {}  # move: the segment its board was in
     for i, call in enumerate(tg.calls):
         if not call.ok:
             continue
@@ -189,15 +195,46 @@ def leaked_tiles(tg: FakeTelegram, chat: int = GROUP) -> list[tuple[str, str]]:
                 if now_playing and not playing:
                     segment += 1
                 playing = now_playing
+                move = _move_shown(call)
+                if move is not None:
+                    segments[move] = segment
             if playing:
-                said.append((i, segment, text))
+                said.append((i, move, segment, text))
         elif method == "sendphoto" and text.startswith("Your tiles:"):
             tiles = set(TILE.findall(text.split("\n", 1)[0]))
-            hands.setdefault(to, []).append((i, segment, tiles))
+            hands.setdefault(to, []).append((i, _move_shown(call), segment, tiles))
+    for person, held in hands.items():  # a hand is in the deal its move is in
+        hands[person] = [
+            (
+                j,
+                m,
+                max((s for b, s in segments.items() if b <= m), default=g) if m is not None else g,
+                t,
+            )
+            for j, m, g, t in held
+        ]
     leaks = []
-    for i, seg, text in said:
+    for i, move, seg, text in said:
         for held in hands.values():
-            later = next(((s, t) for j, s, t in held if j > i), None)
+            later = next(
+                (
+                    (s, t)
+                    for j, m, s, t in held
+                    if (m >= move if m is not None and move is not None else j > i)
+                ),
+                None,
+            )
             if later is not None and later[0] == seg:
                 leaks += [(text, tile) for tile in TILE.findall(text) if tile in later[1]]
     return leaks
+
+
+PHOTO_NAME = re.compile(r"^(?:board|hand)-\d+-(\d+)\.png$")
+
+
+def _move_shown(call: Any) -> int | None:
+    """The move a board or hand picture shows, from its file name (None if unnamed)."""
+    for name in call.file_names.values():
+        if found := PHOTO_NAME.match(name):
+            return int(found.group(1))
+    return None

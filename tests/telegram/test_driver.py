@@ -30,3 +30,22 @@ def test_a_tile_named_in_the_group_while_still_in_a_hand_is_a_leak() -> None:
     assert leaked_tiles(tg) == [("Ana still holds 5-5", "5-5")]  # 6-4 was played: public
     tg.calls.insert(3, call("editMessageMedia", chat_id=GROUP, media={}, reply_markup=None))
     assert leaked_tiles(tg) == []  # the hand was over: every tile is shown then
+
+
+def photo(chat_id: int, caption: str, name: str, **params) -> Call:
+    sent = call("sendPhoto", chat_id=chat_id, caption=caption, **params)
+    sent.file_names = {"photo": name}
+    return sent
+
+
+def test_a_hand_from_before_a_move_arriving_after_it_is_no_leak() -> None:
+    tg = FakeTelegram()
+    tg.calls += [
+        photo(GROUP, "Hand 1.", "board-1-0.png", reply_markup=PLAYING),
+        photo(GROUP, "Ana plays 6-4", "board-1-1.png", reply_markup=PLAYING),
+        photo(101, "Your tiles: 6-4 5-5", "hand-1-0.png"),  # late: from before the move
+        photo(101, "Your tiles: 5-5", "hand-1-1.png"),
+    ]
+    assert leaked_tiles(tg) == []
+    tg.calls.insert(2, call("sendMessage", chat_id=GROUP, text="Ana still holds 5-5"))
+    assert leaked_tiles(tg) == [("Ana still holds 5-5", "5-5")]
