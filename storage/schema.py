@@ -197,3 +197,13 @@ posts = Table(
     Column("message_id", String(64), nullable=False),
     Column("updated_at", DateTime, nullable=False),
 )
+
+# What the bot sent each chat lately (wall-clock seconds, newest last), so that every
+# process, and the one started after a crash, counts a group's messages against
+# Telegram's limit together (bot/telegram/limits.py).
+sends = Table(
+    "sends",
+    metadata,
+    Column("chat", String(64), primary_key=True),
+    Column("stamps", JSON, nullable=False),
+)

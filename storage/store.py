@@ -10,6 +10,7 @@ from storage.people import PeopleRepository
 from storage.posts import PostRepository
 from storage.privacy import forget
 from storage.results import ResultRepository
+from storage.sends import SendRepository
 from storage.stats import StatsRepository
 from storage.timers import TimerRepository
 
@@ -23,6 +24,7 @@ class Store:
         self.results = ResultRepository(database)
         self.stats = StatsRepository(database)
         self.posts = PostRepository(database)
+        self.sends = SendRepository(database)
 
     @classmethod
     async def open(cls, url: str | None = None, migrate: bool = True) -> Store:

@@ -1,0 +1,37 @@
+"""Sliding windows of sends per chat, kept in the database: every process serving a
+group, and the process started after one was killed, count the same messages."""
+
+from __future__ import annotations
+
+from sqlalchemy import Connection, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+from storage.database import Database
+from storage.schema import sends
+
+SHORTEST_WAIT = 0.01  # seconds; rounding can make the wait for a full window read 0
+
+
+class SendRepository:
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    async def take(self, chat: str, limit: int, period: float, now: float) -> float:
+        """Count a send to ``chat`` at ``now`` (seconds) if fewer than ``limit`` were
+        counted in the ``period`` before: then 0. Otherwise nothing is counted and the
+        answer is how long until the oldest leaves the window."""
+        return await self._db.run(_take, chat, limit, period, now)
+
+
+def _take(db: Connection, chat: str, limit: int, period: float, now: float) -> float:
+    insert = postgresql_insert if db.dialect.name == "postgresql" else sqlite_insert
+    # the row exists before it is locked, so two processes wait on the same row
+    db.execute(insert(sends).values(chat=chat, stamps=[]).on_conflict_do_nothing())
+    found = db.scalar(select(sends.c.stamps).where(sends.c.chat == chat).with_for_update())
+    stamps = sorted(s for s in found or [] if isinstance(s, int | float) and s > now - period)
+    if len(stamps) >= limit:
+        return max(SHORTEST_WAIT, stamps[0] + period - now)
+    stamps.append(now)
+    db.execute(update(sends).where(sends.c.chat == chat).values(stamps=stamps))
+    return 0.0
