@@ -11,14 +11,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from contextlib import suppress
 from datetime import UTC, datetime, timedelta
 
 from telegram import BotCommand, CallbackQuery, Chat, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import Forbidden, InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
@@ -37,8 +35,10 @@ from bot.service import GameService
 from bot.telegram.callback import Pressed, decode
 from bot.telegram.delivery import TelegramDelivery
 from bot.telegram.keyboards import hand_keyboard
+from bot.telegram.limits import TelegramLimits
 from bot.telegram.places import PLATFORM, person_of, place_of
 from lang import LANGUAGES, tr
+from storage.errors import StorageError
 
 log = logging.getLogger(__name__)
 
@@ -60,10 +60,11 @@ class TelegramBot:
             ApplicationBuilder()
             .token(settings.telegram_token)
             .rate_limiter(
-                AIORateLimiter(
-                    overall_max_rate=settings.telegram_overall_rate,
-                    group_max_rate=settings.telegram_group_rate,
-                    max_retries=3,
+                TelegramLimits(
+                    settings.telegram_overall_rate,
+                    settings.telegram_group_rate,
+                    retries=3,
+                    shared=service.store.sends.take,
                 )
             )
             .concurrent_updates(True)
@@ -181,7 +182,11 @@ class TelegramBot:
         assert self.delivery is not None
         lang = user.language_code
         if action == "start" and args and args[0].startswith("h") and args[0][1:].isdigit():
-            place = await self.service.place_of_game(int(args[0][1:]))
+            try:
+                place = await self.service.place_of_game(int(args[0][1:]))
+            except StorageError:
+                await self._say_privately(user, tr(lang, texts.DATABASE_DOWN))
+                return
             if place is not None:
                 effects = await self.service.handle(Command(place, person_of(user), "hand"))
                 await self.delivery.deliver(place, effects)
@@ -198,77 +203,86 @@ class TelegramBot:
             log.info("telegram: no private answer to %s: %s", user.id, type(error).__name__)
 
     async def on_press(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A press of one of the bot's buttons. The press is answered first (a popup when
+        it did nothing: why, or what to do), then what it changed is delivered; whatever
+        fails before the answer, the presser is told and nothing changed."""
         query, user = update.callback_query, update.effective_user
         if query is None or user is None:
             return
         assert self.delivery is not None
-        answered = False
+        lang = user.language_code
         try:
-            pressed = decode(query.data)
-            message = query.message
-            if pressed is None or message is None:
-                await query.answer(tr(user.language_code, texts.UNKNOWN_BUTTON), show_alert=True)
-                answered = True
-                return
-            chat = message.chat
-            self.delivery.seen(chat.id, message.message_id)
-            if chat.type == ChatType.PRIVATE:
-                # a hand's buttons, in the private chat: the game says where it is played
-                place = (
-                    await self.service.place_of_game(pressed.game_id)
-                    if pressed.game_id is not None
-                    else None
-                )
-            else:
-                topic = (
-                    message.message_thread_id
-                    if getattr(message, "is_topic_message", False)
-                    else None
-                )
-                place = place_of(chat, topic, user.language_code)
-            if place is None:
-                await query.answer(tr(user.language_code, texts.NO_SUCH_GAME), show_alert=True)
-                answered = True
-                return
-            if pressed.page is not None:
-                await self._turn_page(query, place, user, pressed)
-                answered = True
-                return
-            words = pressed.command.split()
-            admin = words[0] in ADMIN_ACTIONS and await self._is_admin(chat, user)
-            command = Command(
-                place,
-                person_of(user, admin),
-                words[0],
-                tuple(words[1:]),
-                move_number=pressed.move_number,
-                game_id=pressed.game_id,
-            )
-            effects = await self.service.handle(command)
-            popup, rest = _popup_for(effects, str(user.id))
+            outcome = await self._press(query, user)
+        except StorageError:
+            outcome = tr(lang, texts.DATABASE_DOWN), None
+        except Exception:
+            log.exception("telegram: a press failed")
+            outcome = tr(lang, texts.NOTHING_CHANGED), None
+        popup, delivery = outcome
+        try:
             await query.answer(popup[:200] if popup else None, show_alert=bool(popup))
-            answered = True
-            await self.delivery.deliver(place, rest)
-        finally:
-            if not answered:  # every press is answered, whatever happened
-                with suppress(TelegramError):
-                    await query.answer()
+        except TelegramError as error:  # too late, or Telegram away: the press stays unanswered
+            log.info("telegram: a press was not answered: %s", error)
+        if delivery is not None:
+            await self.delivery.deliver(*delivery)
+
+    async def _press(
+        self, query: CallbackQuery, user: User
+    ) -> tuple[str | None, tuple[Place, list[Effect]] | None]:
+        """What to answer the press (a popup, or None), and what to deliver where."""
+        lang = user.language_code
+        pressed = decode(query.data)
+        message = query.message
+        if pressed is None or message is None:
+            return tr(lang, texts.UNKNOWN_BUTTON), None
+        chat = message.chat
+        assert self.delivery is not None
+        self.delivery.seen(chat.id, message.message_id)
+        if chat.type == ChatType.PRIVATE:
+            # a hand's buttons, in the private chat: the game says where it is played
+            place = (
+                await self.service.place_of_game(pressed.game_id)
+                if pressed.game_id is not None
+                else None
+            )
+        else:
+            topic = (
+                message.message_thread_id if getattr(message, "is_topic_message", False) else None
+            )
+            place = place_of(chat, topic, lang)
+        if place is None:
+            return tr(lang, texts.NO_SUCH_GAME), None
+        if pressed.page is not None:
+            return await self._turn_page(query, place, user, pressed), None
+        words = pressed.command.split()
+        admin = words[0] in ADMIN_ACTIONS and await self._is_admin(chat, user)
+        command = Command(
+            place,
+            person_of(user, admin),
+            words[0],
+            tuple(words[1:]),
+            move_number=pressed.move_number,
+            game_id=pressed.game_id,
+        )
+        effects = await self.service.handle(command)
+        popup, rest = _popup_for(effects, str(user.id))
+        return popup, (place, rest)
 
     async def _turn_page(
         self, query: CallbackQuery, place: Place, user: User, pressed: Pressed
-    ) -> None:
-        """Show another page of the hand's move buttons, in the same message."""
+    ) -> str | None:
+        """Show another page of the hand's move buttons, in the same message; the popup
+        if the hand is no longer that one."""
         effects = await self.service.handle(Command(place, person_of(user), "hand"))
         hand = next((e for e in effects if isinstance(e, Hand)), None)
         if hand is None or hand.move_number != pressed.move_number:
-            await query.answer(tr(user.language_code, texts.STALE), show_alert=True)
-            return
-        await query.answer()
+            return tr(user.language_code, texts.STALE)
         markup = hand_keyboard(hand.buttons, hand.game_id, hand.move_number, pressed.page)
         try:
             await query.edit_message_reply_markup(reply_markup=markup)
         except TelegramError as error:
             log.info("telegram: page not turned: %s", error)
+        return None
 
     async def on_membership(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
         """The bot removed from a group: its game there ends (without a result)."""
@@ -280,9 +294,12 @@ class TelegramBot:
             return
         chat = change.chat
         place = place_of(chat)
-        await self.service.handle(Command(place, SYSTEM, "cancel"))  # nobody to tell
-        room_id = await self.service.room_id(place)
-        await self.service.store.posts.drop(room_id, "board")
+        try:
+            await self.service.handle(Command(place, SYSTEM, "cancel"))  # nobody to tell
+            room_id = await self.service.room_id(place)
+            await self.service.store.posts.drop(room_id, "board")
+        except StorageError as error:
+            log.warning("telegram: the game of a group left was left to its timer: %s", error)
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("telegram: an update failed: %s", context.error, exc_info=context.error)

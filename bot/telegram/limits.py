@@ -1,0 +1,174 @@
+"""Telegram's limits on what a bot sends: about 30 messages a second in all, and 20 a
+minute in any one group. The library's AIORateLimiter keeps the overall rate and waits
+out 429s; its group limit is a leaky bucket, which lets a group take 20 at once and then
+one every 3 seconds: up to 39 in some minute. Here a group's sends are counted over a
+sliding minute instead, so no minute ever holds more than the limit.
+
+The count is kept in the database (storage/sends.py): several processes serving one
+group share it, and so does the process started after one was killed, which would
+otherwise start from nothing while the group's minute was already full. When the
+database does not answer, each process goes on with its own count."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+from telegram.ext import AIORateLimiter, BaseRateLimiter
+
+log = logging.getLogger(__name__)
+
+# (chat, limit, period, now in wall-clock seconds) -> 0 once counted, else seconds to wait
+SharedTake = Callable[[str, int, float, float], Awaitable[float]]
+
+# A request takes a moment to reach Telegram, and some take longer than others: the
+# window is a little longer than the minute Telegram counts.
+WINDOW = 61.0
+FORGET_AFTER = 1024  # groups remembered before the idle ones are swept
+
+
+class SlidingWindows:
+    """For each key, at most ``limit`` turns in any ``period`` seconds; a turn waits
+    until the oldest in the window has left it. Turns of one key are taken in order.
+    With ``shared``, the windows are counted there too (by every process)."""
+
+    def __init__(
+        self,
+        limit: int,
+        period: float,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        shared: SharedTake | None = None,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
+        self.limit = limit
+        self.period = period
+        self.clock = clock
+        self.sleep = sleep
+        self.shared = shared
+        self.wall = wall  # processes on several machines agree on the wall clock only
+        self._taken: dict[Any, deque[float]] = {}
+        self._locks: dict[Any, asyncio.Lock] = {}
+        self._alone = False  # the shared count failed last time
+
+    async def turn(self, key: Any) -> None:
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        async with lock:
+            taken = self._taken.setdefault(key, deque())
+            if self.shared:
+                await self._shared_turn(key)
+            # this process's own count, kept also while the shared one answers: sends
+            # made while it was away are known only here
+            await self._own_turn(taken)
+            self._count(taken)
+        if len(self._taken) > FORGET_AFTER:
+            self._forget_idle()
+
+    async def _shared_turn(self, key: Any) -> None:
+        """Wait for a turn in the shared window, if it can be asked."""
+        assert self.shared is not None
+        while True:
+            try:
+                wait = await self.shared(str(key), self.limit, self.period, self.wall())
+            except Exception as error:  # the database is away: this process counts alone
+                if not self._alone:
+                    log.warning("group limits counted by this process alone: %s", error)
+                self._alone = True
+                return
+            if self._alone:
+                log.info("group limits counted with the other processes again")
+                self._alone = False
+            if wait <= 0:
+                return
+            await self.sleep(wait)
+
+    async def _own_turn(self, taken: deque[float]) -> None:
+        self._count(taken, take=False)
+        if len(taken) >= self.limit:
+            await self.sleep(taken[0] + self.period - self.clock())
+            # The oldest has left the window: drop it even when rounding makes the clock
+            # read a hair short of the moment waited for (asking again could loop on a
+            # zero wait).
+            taken.popleft()
+
+    def _count(self, taken: deque[float], take: bool = True) -> None:
+        now = self.clock()
+        while taken and taken[0] + self.period <= now:
+            taken.popleft()
+        if take:
+            taken.append(now)
+
+    def _forget_idle(self) -> None:
+        now = self.clock()
+        for key, taken in list(self._taken.items()):
+            lock = self._locks.get(key)
+            if (not taken or taken[-1] <= now - self.period) and not (lock and lock.locked()):
+                del self._taken[key]
+                self._locks.pop(key, None)
+
+    def __len__(self) -> int:
+        return len(self._taken)
+
+
+class TelegramLimits(BaseRateLimiter[int]):
+    """AIORateLimiter for the overall rate and 429s, sliding windows for groups."""
+
+    def __init__(
+        self,
+        overall_per_second: float,
+        group_per_minute: float,
+        retries: int,
+        shared: SharedTake | None = None,
+    ) -> None:
+        self._library = AIORateLimiter(
+            overall_max_rate=overall_per_second, group_max_rate=0, max_retries=retries
+        )
+        self._groups = SlidingWindows(max(1, int(group_per_minute)), WINDOW, shared=shared)
+
+    async def initialize(self) -> None:
+        await self._library.initialize()
+
+    async def shutdown(self) -> None:
+        await self._library.shutdown()
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, bool | dict[str, Any] | list[dict[str, Any]]]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> bool | dict[str, Any] | list[dict[str, Any]]:
+        group = group_of(data.get("chat_id"))
+        if group is None:
+            return await self._library.process_request(
+                callback, args, kwargs, endpoint, data, rate_limit_args
+            )
+
+        # A turn for each try, taken as it goes out: the library tries again seconds
+        # after a 429, and the window must hold the message when Telegram counts it.
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            await self._groups.turn(group)
+            return await callback(*args, **kwargs)
+
+        return await self._library.process_request(
+            counted, args, kwargs, endpoint, data, rate_limit_args
+        )
+
+
+def group_of(chat_id: Any) -> int | str | None:
+    """The group a request goes to; None for a private chat or no chat. (Group ids are
+    negative; "@name" can only be a group or a channel.)"""
+    if isinstance(chat_id, str):
+        try:
+            chat_id = int(chat_id)
+        except ValueError:
+            return chat_id
+    if isinstance(chat_id, int) and chat_id < 0:
+        return chat_id
+    return None
