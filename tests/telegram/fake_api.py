@@ -133,6 +133,8 @@ class Call:
     time: float
     response: JSON | None = None
     status: int = 200
+    injected: bool = False  # failed by a fault the test asked for (fail)
+    file_names: dict[str, str] = field(default_factory=dict)  # part: the upload's name
 
     @property
     def ok(self) -> bool:
@@ -698,11 +700,16 @@ class FakeTelegram:
         )
 
     def slow(self, method: str, seconds: float) -> None:
-        """Every answer to `method` is delayed; 0 makes it fast again."""
+        """Every answer to `method` ("*": to any method) is delayed; 0 makes it fast again."""
         if seconds:
             self._delays[method.lower()] = seconds
         else:
             self._delays.pop(method.lower(), None)
+
+    def calm(self) -> None:
+        """No more injected failures or delays."""
+        self._faults.clear()
+        self._delays.clear()
 
     # ---- waiting
 
@@ -749,12 +756,17 @@ class FakeTelegram:
         try:
             incoming = await self._read(request)
             call.params, call.files = incoming.params, incoming.files
+            call.file_names = {part: name for part, (name, _) in incoming.file_info.items()}
             handler = self._methods.get(method.lower())
             if handler is None:
                 raise ApiError(404, "Not Found: method not found")
-            if delay := self._delays.get(method.lower()):
+            if delay := self._delays.get(method.lower(), self._delays.get("*")):
                 await asyncio.sleep(delay)
-            self._inject_fault(method.lower(), incoming.params)
+            try:
+                self._inject_fault(method.lower(), incoming.params)
+            except ApiError:
+                call.injected = True
+                raise
             body: JSON = {"ok": True, "result": await handler(incoming)}
             status = 200
         except ApiError as error:

@@ -182,6 +182,7 @@ async def test_faults_surface_as_ptb_errors(tg: FakeTelegram, bot: Bot) -> None:
         "parameters": {"retry_after": 1},
     }
     assert (await bot.send_message(GROUP, "hola")).text == "hola"  # only `times` calls fail
+    assert [c.injected for c in tg.calls_to("sendMessage")][-2:] == [True, False]
 
     with pytest.raises(Forbidden, match=r"(?i)can't initiate conversation"):
         await bot.send_message(11, "tus fichas")
@@ -202,6 +203,12 @@ async def test_faults_surface_as_ptb_errors(tg: FakeTelegram, bot: Bot) -> None:
     started = asyncio.get_running_loop().time()
     await bot.get_me()
     assert asyncio.get_running_loop().time() - started >= 0.3
+    tg.slow("getMe", 0)
+    tg.slow("*", 0.2)  # every method
+    started = asyncio.get_running_loop().time()
+    await bot.get_chat(GROUP)
+    assert asyncio.get_running_loop().time() - started >= 0.2
+    tg.slow("*", 0)
 
 
 async def test_raw_protocol(tg: FakeTelegram) -> None:
