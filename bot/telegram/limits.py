@@ -29,6 +29,7 @@ SharedTake = Callable[[str, int, float, float], Awaitable[float]]
 # window is a little longer than the minute Telegram counts.
 WINDOW = 61.0
 FORGET_AFTER = 1024  # groups remembered before the idle ones are swept
+ALONE_SECONDS = 5.0  # after the shared count failed, how long before it is asked again
 
 
 class SlidingWindows:
@@ -53,13 +54,13 @@ class SlidingWindows:
         self.wall = wall  # processes on several machines agree on the wall clock only
         self._taken: dict[Any, deque[float]] = {}
         self._locks: dict[Any, asyncio.Lock] = {}
-        self._alone = False  # the shared count failed last time
+        self._alone_until: float | None = None  # the shared count failed: not asked until
 
     async def turn(self, key: Any) -> None:
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
             taken = self._taken.setdefault(key, deque())
-            if self.shared:
+            if self.shared and not self._alone():
                 await self._shared_turn(key)
             # this process's own count, kept also while the shared one answers: sends
             # made while it was away are known only here
@@ -75,16 +76,21 @@ class SlidingWindows:
             try:
                 wait = await self.shared(str(key), self.limit, self.period, self.wall())
             except Exception as error:  # the database is away: this process counts alone
-                if not self._alone:
+                if self._alone_until is None:
                     log.warning("group limits counted by this process alone: %s", error)
-                self._alone = True
+                # for a while: asking a database that takes seconds to fail would hold
+                # every group's messages that long
+                self._alone_until = self.clock() + ALONE_SECONDS
                 return
-            if self._alone:
+            if self._alone_until is not None:
                 log.info("group limits counted with the other processes again")
-                self._alone = False
+                self._alone_until = None
             if wait <= 0:
                 return
             await self.sleep(wait)
+
+    def _alone(self) -> bool:
+        return self._alone_until is not None and self.clock() < self._alone_until
 
     async def _own_turn(self, taken: deque[float]) -> None:
         self._count(taken, take=False)
