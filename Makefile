@@ -17,7 +17,7 @@ bench: $(VENV)/.bench
 	$(BIN)/python bench/render.py
 	$(BIN)/python bench/decisions.py
 	$(BIN)/python bench/service.py
-	$(BIN)/python bench/load.py
+	$(BIN)/python -m pytest -m slow -s -p no:cacheprovider tests  # 1,000 games under faults
 	$(BIN)/python bench/ai.py
 
 lint: $(VENV)/.test

@@ -133,6 +133,29 @@ class Report:
         return lines
 
 
+def broken(report: Report, faults: Sequence[Fault] = ()) -> list[str]:
+    """What went wrong in a run, in words; nothing if all is well: every press answered,
+    every press answered as played in the database and none logged twice, no error, no
+    group above Telegram's 20 messages a minute, and the games going on after each
+    fault."""
+    wrong = []
+    if not report.presses:
+        wrong.append("no press was made")
+    if report.unanswered:
+        wrong.append(f"{report.unanswered} presses unanswered")
+    wrong += [f"lost: {line}" for line in report.lost]
+    wrong += [f"logged twice or out of step: {line}" for line in report.doubled]
+    if report.errors_logged or report.failed_calls:
+        wrong.append(f"{report.errors_logged} errors logged, {report.failed_calls} failed calls")
+    if report.group_peak_per_minute > 20:
+        wrong.append(f"a group got {report.group_peak_per_minute} messages in a minute")
+    for fault in faults:
+        after = [p for p in report.presses if p.at - report.started > fault.at + fault.lasts + 2]
+        if not any(p.answered and not p.popup for p in after):
+            wrong.append(f"no move was played after: {fault.name}")
+    return wrong
+
+
 class Watcher:
     """Reads the fake's calls as they come: each person's newest hand with moves, each
     group's newest board, the answers to presses."""
