@@ -33,7 +33,7 @@ from bot.discord.components import DYNAMIC_ITEMS, buttons_view, hand_view
 from bot.discord.custom_ids import Pressed, decode, is_command, is_ours
 from bot.discord.delivery import DiscordDelivery
 from bot.discord.places import PLATFORM, person_of, place_of, room_place
-from bot.model import Board, Command, Effect, File, Hand, Picture, Place, Say
+from bot.model import Board, Command, Effect, File, Hand, Picture, Place, Say, private_to
 from bot.patience import pause_or_stop
 from bot.pictures import hand_png
 from bot.service import GameService
@@ -414,11 +414,10 @@ class DiscordBot:
 def _for_asker(effect: Effect, me: str, action: str) -> bool:
     """An effect answered to the acting person: their private words and files, and their
     hand when they asked for it (the board's "My hand", /domino hand)."""
-    if isinstance(effect, Hand):
-        return action == "hand" and effect.person.platform_id == me
-    if isinstance(effect, Say | Picture | File):
-        return effect.private is not None and effect.private.platform_id == me
-    return False
+    person = private_to(effect)
+    if person is None or person.platform_id != me:
+        return False
+    return action == "hand" or not isinstance(effect, Hand)
 
 
 def _point_at(settings: Settings) -> None:

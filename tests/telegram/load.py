@@ -23,7 +23,7 @@ from pathlib import Path
 
 from storage.games import snapshot_moves
 from storage.store import Store
-from tests.telegram.driver import BotProcess
+from tests.telegram.driver import BotProcess, buttons
 from tests.telegram.fake_api import FakeTelegram
 from tests.telegram.faults import DatabaseGate, Fault, Scene
 
@@ -173,21 +173,17 @@ class Watcher:
             call = calls[self.seen]
             self.seen += 1
             method = call.method.lower()
-            if method == "answercallbackquery" and call.ok:
+            if not call.ok:
+                continue
+            if method == "answercallbackquery":
                 query = str(call.params.get("callback_query_id"))
                 self.answers.setdefault(query, (call.time, call.params.get("text")))
                 continue
-            if method == "answercallbackquery":
-                continue
-            if not call.ok or method not in ("sendphoto", "editmessagemedia"):
+            if method not in ("sendphoto", "editmessagemedia"):
                 continue
             result = call.result if isinstance(call.result, dict) else {}
             chat = int(call.params.get("chat_id") or 0)
-            keys = [
-                b.get("callback_data", "")
-                for row in (result.get("reply_markup") or {}).get("inline_keyboard", [])
-                for b in row
-            ]
+            keys = buttons(result)
             message = int(result.get("message_id") or call.params.get("message_id") or 0)
             if chat > 0:
                 plays = [k for k in keys if k.startswith("c|")]
