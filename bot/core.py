@@ -17,7 +17,6 @@ from typing import Any
 from bot import texts
 from bot.model import Button, Command, Effect, Person, Place, Say
 from bot.seats import Seat, seats_from, seats_json
-from engine.errors import DominoError
 from engine.game import Game
 from engine.record import export, load
 from engine.rules import Rules
@@ -46,6 +45,12 @@ TRUSTING = frozenset({"play", "draw", "pass", "end", "next"})
 # this very object may be internal ones: a press or a forged button saying "timer" is not.
 SYSTEM = Person("~system", "system", admin=True)
 INTERNAL = frozenset({"timer"})
+# From a private chat or a direct message, only a seated person's own seat actions for the
+# game the press names; every other command acts on a room and is accepted only there.
+PRIVATE_ACTIONS = frozenset({"play", "draw", "pass", "end", "hand"})
+# The test suite sets DOMINO_STRICT=1: an unexpected exception inside handle then fails
+# the test instead of hiding behind "nothing changed" (production keeps answering).
+STRICT = os.environ.get("DOMINO_STRICT") == "1"
 # Words players type in Spanish or Portuguese, read as the commands' own words.
 ALIASES = {
     "en": "on", "em": "on", "sobre": "on", "mexicano": "mexican",
@@ -147,9 +152,26 @@ class ServiceCore:
         """Answer ``command``; never raises: every failure becomes a private answer."""
         own = language(command.person.locale or command.place.locale)
         try:
-            ctx = await self._context(command)
+            return await self._handle(command)
         except Unavailable:
             return [Say(tr(own, texts.DATABASE_DOWN), private=command.person)]
+        except StorageError as error:  # the type only: a message may quote a statement
+            log.warning("command %s: storage failed: %s", command.action, type(error).__name__)
+            return [Say(tr(own, texts.NOTHING_CHANGED), private=command.person)]
+        except Exception as error:
+            if STRICT:
+                raise
+            # the type and where, not the message: an engine's may name a hand's tiles
+            log.error(
+                "command %s failed: %s at %s",
+                command.action,
+                type(error).__name__,
+                _where(error),
+            )
+            return [Say(tr(own, texts.NOTHING_CHANGED), private=command.person)]
+
+    async def _handle(self, command: Command) -> list[Effect]:
+        ctx = await self._context(command)
         lock = self._locks.setdefault(ctx.room.id, asyncio.Lock())
         async with lock:
             for _ in range(TRIES):
@@ -169,15 +191,6 @@ class ServiceCore:
                 except Conflict:  # another process moved: read the game again
                     ctx.fresh = True
                     continue
-                except Unavailable:
-                    return [Say(tr(ctx.own, texts.DATABASE_DOWN), private=ctx.person)]
-                except (DominoError, StorageError, ValueError) as error:
-                    # the type only: an engine's refusal may name the tiles of a hand
-                    log.warning("command %s refused: %s", command.action, type(error).__name__)
-                    return [Say(tr(ctx.own, texts.NOTHING_CHANGED), private=ctx.person)]
-                except Exception:
-                    log.exception("command %s failed", command.action)
-                    return [Say(tr(ctx.own, texts.NOTHING_CHANGED), private=ctx.person)]
         return [Say(tr(ctx.own, texts.BUSY), private=ctx.person)]
 
     async def _dispatch_or_forget(self, ctx: Context) -> None:
@@ -254,6 +267,8 @@ class ServiceCore:
         internal_refused = action in INTERNAL and ctx.command.person is not SYSTEM
         if handler is None or action not in texts.COMMANDS or internal_refused:
             raise Refusal(texts.UNKNOWN_COMMAND, command=action)
+        if ctx.command.private and (action not in PRIVATE_ACTIONS or ctx.command.game_id is None):
+            raise Refusal(texts.ROOM_ONLY)
         await handler(ctx)
 
     # ----- loading and saving ----------------------------------------------------------
@@ -393,3 +408,13 @@ class ServiceCore:
 
     def _person(self, seat: Seat) -> Person:
         return Person(seat.pid or "", seat.name or "", seat.locale)
+
+
+def _where(error: BaseException) -> str:
+    """The file and line an exception was raised at (for a log line without its message)."""
+    tb = error.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None:
+        return "?"
+    return f"{os.path.basename(tb.tb_frame.f_code.co_filename)}:{tb.tb_lineno}"

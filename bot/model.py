@@ -42,6 +42,10 @@ class Command:
     # made against an older one is stale and refused
     move_number: int | None = None
     game_id: int | None = None
+    # sent from a private chat or a direct message: ``place`` is then the room of the game
+    # ``game_id`` names (the adapter looked it up), and the service accepts only the
+    # person's own seat actions there (PRIVATE_ACTIONS in bot/core.py)
+    private: bool = False
 
 
 @dataclass(frozen=True)

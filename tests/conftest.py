@@ -2,6 +2,10 @@ from __future__ import annotations
 
 import os
 
+# An unexpected exception inside the service's handle fails the test (bot/core.py STRICT),
+# here and in the programs the end-to-end tests start (they inherit the environment).
+os.environ["DOMINO_STRICT"] = "1"
+
 from hypothesis import HealthCheck, settings
 
 # No deadlines: CI machines are shared and slow at times; a test never asserts on speed.
