@@ -30,6 +30,7 @@ class Person:
     name: str
     locale: str | None = None
     admin: bool = False  # the platform says this person administers the room
+    handle: str | None = None  # the platform's @username, when it has one (without the @)
 
 
 @dataclass(frozen=True)
