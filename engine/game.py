@@ -279,9 +279,9 @@ class Game:
         """(opener, bitmask of allowed opening tiles or None for any, why to redeal or None)."""
         rules = self.rules
         if rules.redeal_doubles is not None:
-            for seat, hand in enumerate(hands):
+            for held, hand in enumerate(hands):
                 if doubles_held(hand) >= rules.redeal_doubles:
-                    return None, None, f"seat {seat} holds {doubles_held(hand)} doubles"
+                    return None, None, f"seat {held} holds {doubles_held(hand)} doubles"
         seat = plan.seat
         opening: int | None = None
         if seat is None:
@@ -428,10 +428,10 @@ class Game:
         target = rules.target
         if target is None or self._tiebreak or max(scores) < target:
             return None
-        reached = [s for s, v in enumerate(scores) if v >= target]
+        past = [s for s, v in enumerate(scores) if v >= target]
         if rules.score_to == "loser" and rules.teams:
-            if len(reached) == 1:
-                return 1 - reached[0], "target"
+            if len(past) == 1:
+                return 1 - past[0], "target"
             self._tiebreak = True  # both teams past the target: a deciding hand
             return None
         leader = self._leader()

@@ -33,8 +33,9 @@ class Hand:
         copy is a private what-if and never scores the real game. Subclasses copy their
         other mutable fields."""
         cls = type(self)
-        other = cls.__new__(cls)
-        for name in cls.__slots__:
+        other: Any = cls.__new__(cls)  # the subclass's slots, unknown here
+        names: tuple[str, ...] = cls.__slots__
+        for name in names:
             setattr(other, name, getattr(self, name))
         other.hands = list(self.hands)
         other.moves = list(self.moves)  # type: ignore[attr-defined]

@@ -78,7 +78,7 @@ def score_hand(rules: Rules, hand: LineHand, scores: list[int]) -> HandResult:
     return HandResult(hand.ended or "blocked", tuple(pips), winner, tuple(written), hand.closer)
 
 
-def void_result(hand: LineHand, sides_count: int) -> HandResult:
+def void_result(hand: LineHand | TrainHand, sides_count: int) -> HandResult:
     """A hand cut short by the game clock (time_limit_ends = immediately)."""
     return HandResult("void", tuple(hand.pips()), None, (0,) * sides_count, hand.closer)
 

@@ -36,7 +36,11 @@ def catalog(lang: str) -> dict[str, str]:
         return {}
     with path.open("rb") as file:
         found = read_po(file, locale=lang)
-    return {m.id: m.string for m in found if m.id and isinstance(m.id, str) and m.string}
+    return {
+        m.id: m.string
+        for m in found
+        if m.id and isinstance(m.id, str) and m.string and isinstance(m.string, str)
+    }
 
 
 @lru_cache(maxsize=256)

@@ -77,7 +77,7 @@ def scene_layout(
         Box((s % columns) * panel_w, (s // columns) * PANEL_HEIGHT, panel_w, PANEL_HEIGHT)
         for s in range(players)
     )
-    y = rows * PANEL_HEIGHT
+    y: float = rows * PANEL_HEIGHT
     info = Box(0, y, WIDTH, INFO_HEIGHT if players else 0)
     y += info.h
     units_w, units_h = table_size
