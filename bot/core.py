@@ -34,6 +34,10 @@ log = logging.getLogger(__name__)
 LOBBY_MINUTES = 15  # a lobby nobody begins closes itself
 IDLE_HOURS = 24  # a game nobody touches ends itself
 NEXT_HAND_SECONDS = 8  # the pause between hands, unless someone presses "next"
+NEXT_PAUSE_SECONDS = 3  # "next" deals no sooner than this after a hand ends
+# A game ends after this many hands (rounds in Mexican Train) with the standings as they
+# are, whatever its target: nothing runs forever (docs/bot.md).
+MAX_HANDS = 100
 WARNING_SHARE = 3  # the warning comes when a third of the turn is left
 TRIES = 3  # attempts at a command that lost a race with another process
 ROOM_SECONDS = 30  # how long a room's settings are trusted from memory

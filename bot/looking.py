@@ -19,6 +19,8 @@ from engine.rules import PRESETS
 from engine.views import view_of
 from lang import LANGUAGES, language, tr
 from render.theme import THEMES
+from storage.errors import NotFound
+from storage.games import GameRow
 
 
 class Looking(ServiceCore):
@@ -59,11 +61,40 @@ class Looking(ServiceCore):
         ctx.say(texts.score_text(ctx.lang, game, self._names(loaded, ctx.lang)))
 
     async def _do_export(self, ctx: Context) -> None:
-        row = await self.store.games.active_in(ctx.room.id)
-        if row is None:
-            raise Refusal(texts.NO_GAME)
-        data = texts.record_bytes(row.snapshot["record"])
-        ctx.effects.append(File(f"domino-{row.id}.json", data, tr(ctx.lang, texts.EXPORTED)))
+        """The record of a game of this room: the one in play or the latest over, or the
+        one named by its id. Of a game in play, only what the room has seen: the hands
+        already finished, whole, and nothing of the hand in play (RECORD.md)."""
+        row = await self._exported_row(ctx)
+        if row.status == "lobby":
+            raise Refusal(texts.NOTHING_TO_EXPORT)
+        record = await self.store.games.record(row.id)
+        message = texts.EXPORTED
+        if row.status == "playing":
+            game = self._loaded(row).game
+            if game is not None and game.hand is not None:  # the hand in play stays hidden
+                record = dict(record, hands=record["hands"][:-1])
+            message = texts.EXPORTED_SO_FAR
+        data = texts.record_bytes(record)
+        ctx.effects.append(File(f"domino-{row.id}.json", data, tr(ctx.lang, message)))
+
+    async def _exported_row(self, ctx: Context) -> GameRow:
+        args = ctx.command.args
+        if not args:
+            row = await self.store.games.active_in(ctx.room.id)
+            row = row or await self.store.games.latest_over_in(ctx.room.id)
+            if row is None:
+                raise Refusal(texts.NO_GAME)
+            return row
+        text = args[0].lstrip("#")
+        if not text.isdigit() or len(text) > 12:
+            raise Refusal(texts.BAD_GAME_NUMBER, text=args[0])
+        try:
+            row = await self.store.games.load(int(text))
+        except NotFound:
+            row = None
+        if row is None or row.room_id != ctx.room.id:  # another room's games stay theirs
+            raise Refusal(texts.NO_SUCH_GAME_HERE, number=text)
+        return row
 
     async def _do_rules(self, ctx: Context) -> None:
         preset = (ctx.command.args[0] if ctx.command.args else None) or ctx.room.settings.get(

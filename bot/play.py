@@ -11,7 +11,10 @@ from typing import Any
 from bot import standings, texts
 from bot.core import (
     IDLE_HOURS,
+    MAX_HANDS,
     NEXT_HAND_SECONDS,
+    NEXT_PAUSE_SECONDS,
+    SYSTEM,
     WARNING_SHARE,
     Context,
     Loaded,
@@ -23,6 +26,7 @@ from bot.describe import describe_hand, move_words
 from bot.model import Board, Button, Command, Hand, Person, Place, Say
 from bot.seats import seat_of
 from engine.errors import DominoError
+from engine.limit import stop_at_limit
 from engine.moves import Action, Move, parse_action
 from engine.players import make_player
 from engine.views import view_of
@@ -141,6 +145,10 @@ class Play(ServiceCore):
         turn (or the end of the hand), save, and tell everyone."""
         game = loaded.game
         assert game is not None
+        if game.outcome is None and not any(s.human for s in loaded.seats[: game.players]):
+            # nobody left to play for: computer players alone would play on forever
+            await self._close(ctx, loaded, texts.NOBODY_LEFT)
+            return
         made = list(made or [])
         while game.hand is not None:
             forced = game.forced_move()
@@ -156,13 +164,18 @@ class Play(ServiceCore):
             game.apply(move)
             made.append(move)
         hand_over = game.hand is None
+        tied_at_limit = False
+        if hand_over and game.outcome is None and view_of(game).hand_number >= MAX_HANDS:
+            tied_at_limit = not stop_at_limit(game)
         game_over = game.outcome is not None
         loaded.meta.pop("turn_due", None)
-        new_status = "finished" if game_over else status
+        new_status = "finished" if game_over else "cancelled" if tied_at_limit else status
         loaded.meta["last_ply"] = game.ply
-        if not hand_over:
+        if hand_over:
+            loaded.meta["hand_over_at"] = ctx.now.timestamp()
+        else:
             self._turn_timers_meta(ctx, loaded)
-        plan = self._timer_plan(ctx, loaded, hand_over, game_over, clock)
+        plan = self._timer_plan(ctx, loaded, hand_over, game_over or tied_at_limit, clock)
         await self._save(ctx, loaded, status=new_status, timers=plan)
         names = self._names(loaded, ctx.lang)
         said = [
@@ -180,11 +193,16 @@ class Play(ServiceCore):
                 self._table(ctx, loaded),
                 caption,
                 buttons,
-                final=game_over,
+                final=game_over or tied_at_limit,
             )
         )
         if hand_over:
             ctx.effects.append(Say(self._hand_summary(ctx, loaded)))
+        if game_over and game.outcome is not None and game.outcome.reason == "limit":
+            ctx.say(texts.LIMIT_REACHED, hands=MAX_HANDS)
+        if tied_at_limit:
+            ctx.say(texts.LIMIT_TIED, hands=MAX_HANDS)
+            return
         if game_over:
             await self._finish(ctx, loaded)
             return
@@ -281,13 +299,18 @@ class Play(ServiceCore):
         """The room's timers after this save (stamped with the version it creates)."""
         if game_over:
             return TimerPlan(cancel=(ALL,))
-        cancel = ("turn", "warning", "next_hand", "idle", "lobby")
+        cancel = ["turn", "warning", "next_hand", "lobby"]
         sets: list[tuple[str, datetime, dict[str, Any]]] = []
+        if ctx.person is not SYSTEM:
+            # only people's actions keep a game alive: computer players and timers alone
+            # leave its idle timer running
+            cancel.append("idle")
+            sets.append(("idle", ctx.now + timedelta(hours=IDLE_HOURS), {}))
         if clock is not None:
             sets.append(("clock", clock, {}))
         if hand_over:
             sets.append(("next_hand", ctx.now + timedelta(seconds=NEXT_HAND_SECONDS), {}))
-            return TimerPlan(cancel, tuple(sets))
+            return TimerPlan(tuple(cancel), tuple(sets))
         game = loaded.game
         assert game is not None
         timeout = self._timeout(ctx, loaded)
@@ -295,8 +318,7 @@ class Play(ServiceCore):
         sets.append(("turn", ctx.now + timedelta(seconds=timeout), payload))
         warn = ctx.now + timedelta(seconds=timeout - timeout // WARNING_SHARE)
         sets.append(("warning", warn, payload))
-        sets.append(("idle", ctx.now + timedelta(hours=IDLE_HOURS), {}))
-        return TimerPlan(cancel, tuple(sets))
+        return TimerPlan(tuple(cancel), tuple(sets))
 
     def _hand_summary(self, ctx: Context, loaded: Loaded) -> str:
         game = loaded.game
@@ -311,6 +333,11 @@ class Play(ServiceCore):
         assert game is not None
         if seat_of(loaded.seats, ctx.user.id) is None:
             raise Refusal(texts.NOT_SEATED)
+        if game.hand is None and game.outcome is None:
+            # a hand's end stays on the table a moment: presses cannot deal hand after hand
+            left = loaded.meta.get("hand_over_at", 0) + NEXT_PAUSE_SECONDS - ctx.now.timestamp()
+            if left > 0:
+                raise Refusal(texts.NEXT_TOO_SOON, seconds=max(1, round(left)))
         await self._next_hand(ctx, loaded)
 
     async def _next_hand(self, ctx: Context, loaded: Loaded) -> None:
@@ -330,12 +357,16 @@ class Play(ServiceCore):
         game = loaded.game
         assert game is not None and game.outcome is not None
         changes: dict[int, tuple[float, float]] = {}
-        try:
-            changes = await standings.record_results(self.store, ctx, loaded, game)
-        except StorageError as error:
-            log.warning("results of game %s left for later: %s", loaded.row.id, error)
+        counted = standings.counted(loaded.seats)
+        if counted:
+            try:
+                changes = await standings.record_results(self.store, ctx, loaded, game)
+            except StorageError as error:
+                log.warning("results of game %s left for later: %s", loaded.row.id, error)
         names = self._names(loaded, ctx.lang)
         summary = texts.game_summary(ctx.lang, game, names, changes, loaded.seats)
+        if not counted:
+            summary += "\n" + tr(ctx.lang, texts.NOT_COUNTED)
         ctx.effects.append(Say(summary))
 
     async def settle(self) -> int:
@@ -348,6 +379,8 @@ class Play(ServiceCore):
             community = await self.store.people.community_by_id(room.community_id)
             loaded = self._loaded(replace(row, status="playing"))
             if loaded.game is None or loaded.game.outcome is None:
+                continue
+            if not standings.counted(loaded.seats):
                 continue
             ctx = Context(
                 Command(

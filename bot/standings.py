@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import io
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot import texts
 from bot.model import Picture, Say
+from bot.seats import Seat
 from engine.game import Game
 from engine.rules import PRESETS, Rules
 from lang import tr
@@ -28,6 +30,11 @@ FAMILIES = {
 }
 
 
+def counted(seats: Sequence[Seat]) -> bool:
+    """Whether a game goes on the leaderboard: two people or more sat in it (BOT.md)."""
+    return len({s.user for s in seats if s.user is not None}) >= 2
+
+
 def family_of(rules: Rules) -> str:
     return FAMILIES[rules.family]
 
@@ -40,9 +47,11 @@ async def record_results(
     assert outcome is not None
     scores = list(outcome.scores)
     rank = game.places()
+    penalties = game.rules.score_to == "loser"
     seats = []
     for seat, info in enumerate(loaded.seats[: game.players]):
         side = game.side_of(seat)
+        others = sum(scores) - scores[side]
         partner = None
         if game.rules.teams:
             partner = loaded.seats[(seat + 2) % 4].user
@@ -54,8 +63,9 @@ async def record_results(
                 team=side,
                 rank=rank[side],
                 won=side == outcome.winner,
-                points_for=scores[side],
-                points_against=sum(scores) - scores[side],
+                # under loser-scoring a side's own score is what it was made to write
+                points_for=others if penalties else scores[side],
+                points_against=scores[side] if penalties else others,
                 partner_id=partner,
             )
         )

@@ -7,7 +7,7 @@ from typing import Literal
 
 HandEndKind = Literal["domino", "blocked", "void"]
 GameEndReason = Literal[
-    "target", "single_hand", "instant_win", "time", "hands", "tiebreak", "rounds"
+    "target", "single_hand", "instant_win", "time", "hands", "tiebreak", "rounds", "limit"
 ]
 
 

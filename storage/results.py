@@ -17,10 +17,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import Connection, and_, delete, insert, select, update
+from sqlalchemy import Connection, and_, delete, func, insert, select, update
 
 from storage.database import Database, first, rows
-from storage.schema import game_results, games, hand_results, ratings
+from storage.schema import game_results, game_seats, games, hand_results, ratings
 
 WINDOW = timedelta(days=365)
 MODEL = PlackettLuce()
@@ -146,9 +146,15 @@ class ResultRepository:
     async def unrecorded(self, limit: int = 20) -> list[int]:
         """Finished games with no results written (oldest first)."""
         written = select(game_results.c.game_id).where(game_results.c.game_id == games.c.id)
+        # a game of one person against computers never goes on a leaderboard (BOT.md)
+        people = (
+            select(func.count(func.distinct(game_seats.c.user_id)))
+            .where(game_seats.c.game_id == games.c.id)
+            .scalar_subquery()
+        )
         query = (
             select(games.c.id)
-            .where(games.c.status == "finished", ~written.exists())
+            .where(games.c.status == "finished", ~written.exists(), people >= 2)
             .order_by(games.c.id)
             .limit(limit)
         )
