@@ -2,7 +2,9 @@
 or rate-limited room never holds up another. A room can have lanes besides its own (one
 per person, for their private messages), each with its worker: a group whose minute is
 full does not hold up a player's hand. A board followed by a newer board of the
-same game is skipped, so a run of computer moves costs one edit. Shared by the platform
+same game is skipped, so a run of computer moves costs one edit; so is a private hand
+followed by a newer one of the same person and game (under a 429 a stale hand would
+otherwise arrive late, with buttons that no longer play). Shared by the platform
 adapters; each says how one effect is sent."""
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Generic, TypeVar
 
-from bot.model import Board, Effect, Place
+from bot.model import Board, Effect, Hand, Place
 from storage.errors import Unavailable
 
 log = logging.getLogger(__name__)
@@ -57,13 +59,9 @@ class Outbox(Generic[T]):
         while queue:
             place, item = queue.popleft()
             effect = self._effect_of(item)
-            if isinstance(effect, Board) and any(
-                isinstance(later := self._effect_of(other), Board)
-                and later.game_id == effect.game_id
-                for _, other in queue
-            ):
+            if self._superseded(effect, queue):
                 tries = 0
-                continue  # a newer board of this game follows: one edit for both
+                continue  # a newer board or hand of this game follows: it goes instead
             try:
                 await self._send(place, item)
             except Unavailable:  # (where the board is): the database is back in seconds
@@ -82,3 +80,22 @@ class Outbox(Generic[T]):
             tries = 0
         del self._queues[key]
         del self._workers[key]
+
+    def _superseded(self, effect: Effect, queue: deque[tuple[Place, T]]) -> bool:
+        """A newer board of the same game is queued behind ``effect`` (one edit for
+        both), or a newer hand of the same person and game (a stale hand, with buttons
+        that no longer play, is not worth a message)."""
+        if isinstance(effect, Board):
+            return any(
+                isinstance(later := self._effect_of(other), Board)
+                and later.game_id == effect.game_id
+                for _, other in queue
+            )
+        if isinstance(effect, Hand):
+            return any(
+                isinstance(later := self._effect_of(other), Hand)
+                and later.game_id == effect.game_id
+                and later.person.platform_id == effect.person.platform_id
+                for _, other in queue
+            )
+        return False

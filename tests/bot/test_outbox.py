@@ -10,7 +10,7 @@ import logging
 import pytest
 
 from bot import outbox
-from bot.model import Board, Effect, Place, Say
+from bot.model import Board, Effect, Hand, Person, Place, Say
 from bot.outbox import Outbox
 from storage.errors import Unavailable
 
@@ -119,3 +119,28 @@ async def test_one_room_is_one_worker_however_its_place_is_named() -> None:
     box.put(ROOM, [Say("second")], "42")  # from a press in a private chat: no name
     await box.idle()
     assert platform.sent == [("-1", "first"), ("-1", "second")]
+
+
+def hand(move: int, person: str = "42", game: int = 1) -> Hand:
+    return Hand(Person(person, "Ana"), game, move, None, None, f"hand {game}:{person}:{move}")  # type: ignore[arg-type]
+
+
+async def test_a_hand_superseded_before_it_went_out_is_not_sent() -> None:
+    held = asyncio.Event()
+    sent: list[str] = []
+
+    async def send(place: Place, effect: Effect) -> None:
+        if effect.text == "first":
+            await held.wait()  # a 429: the lane waits
+        sent.append(effect.text)
+
+    box: Outbox[Effect] = Outbox(send, lambda e: e, "telegram")
+    box.put(ROOM, [Say("first")], lane="42")
+    box.put(ROOM, [hand(3)], lane="42")
+    box.put(ROOM, [hand(3, game=2), Say("between")], lane="42")  # another game's hand stays
+    box.put(ROOM, [hand(5)], lane="42")  # the newer hand of game 1
+    box.put(ROOM, [hand(4, person="7")], lane="7")
+    await asyncio.sleep(0.01)
+    held.set()
+    await box.idle()
+    assert sent == ["hand 1:7:4", "first", "hand 2:42:3", "between", "hand 1:42:5"]
