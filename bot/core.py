@@ -12,12 +12,14 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot import texts
 from bot.model import Button, Command, Effect, Person, Place, Say
+from bot.names import clean_name
 from bot.seats import Seat, seats_from, seats_json
 from engine.game import Game
+from engine.moves import Move
 from engine.record import export, load
 from engine.rules import Rules
 from lang import language, tr
@@ -147,8 +149,35 @@ class ServiceCore:
         self._communities: dict[tuple[str, str], Community] = {}
         self._rooms: dict[tuple[int, str], tuple[Room, datetime]] = {}
         self._users: dict[tuple[str, str], User] = {}
+        self._handles: dict[tuple[str, str], str | None] = {}
         self._games: dict[int, tuple[int, Game]] = {}  # game id: (version, game)
         self._rows: dict[int, GameRow] = {}  # room id: its active game's row, as last seen
+
+    if TYPE_CHECKING:  # written in the mixins (bot/play.py, bot/lobby.py), used across them
+
+        async def _progress(
+            self,
+            ctx: Context,
+            loaded: Loaded,
+            made: list[Move] | None = None,
+            status: str | None = None,
+            fresh_hand: bool = False,
+            clock: datetime | None = None,
+        ) -> None: ...
+
+        async def _close(
+            self, ctx: Context, loaded: Loaded, message: str, **params: Any
+        ) -> None: ...
+
+        async def _next_hand(self, ctx: Context, loaded: Loaded) -> None: ...
+
+        async def _computer_move(
+            self, loaded: Loaded, seat: int, strength: str | None = None
+        ) -> Move: ...
+
+        def _hand_for(
+            self, ctx: Context, loaded: Loaded, seat: int, person: Person | None = None
+        ) -> None: ...
 
     # ----- the door --------------------------------------------------------------------
 
@@ -233,12 +262,20 @@ class ServiceCore:
     async def _context(self, command: Command) -> Context:
         now = self.clock()
         place, person = command.place, command.person
+        name = clean_name(person.name, person.platform_id[-8:] or "?")
+        if name != person.name:
+            person = replace(person, name=name)
+            command = replace(command, person=person)
         community, room = await self._room(place, now)
         people = self.store.people
-        user = self._users.get((place.platform, person.platform_id))
-        if user is None or user.name != person.name:
-            user = await people.user(place.platform, person.platform_id, person.name, now)
-            self._users[(place.platform, person.platform_id)] = user
+        key = (place.platform, person.platform_id)
+        user = self._users.get(key)
+        if user is None or user.name != person.name or self._handles.get(key) != person.handle:
+            user = await people.user(
+                place.platform, person.platform_id, person.name, now, handle=person.handle
+            )
+            self._users[key] = user
+            self._handles[key] = person.handle
         lang = language(room.settings.get("language") or community.locale or place.locale)
         own = language(user.locale or person.locale or lang)
         return Context(command, community, room, user, lang, own, now)
@@ -368,7 +405,7 @@ class ServiceCore:
 
     def _name(self, seat: Seat, index: int, lang: str) -> str:
         if seat.name:
-            return seat.name
+            return clean_name(seat.name, tr(lang, "Seat {n}", n=index + 1))
         if seat.bot:
             return tr(lang, "Computer {n} ({strength})", n=index + 1, strength=tr(lang, seat.bot))
         return tr(lang, "Seat {n}", n=index + 1)

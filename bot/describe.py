@@ -55,8 +55,8 @@ def describe_table(view: View, names: Sequence[str], lang: str) -> str:
         lines.append(
             tr(lang, "Table: {tiles}", tiles=" ".join(str(p.tile) for p in view.placements))
         )
-        ends = sorted({side.number for side in view.open_sides})
-        lines.append(tr(lang, "Open ends: {ends}", ends=", ".join(str(n) for n in ends)))
+        numbers = sorted({side.number for side in view.open_sides})
+        lines.append(tr(lang, "Open ends: {ends}", ends=", ".join(str(n) for n in numbers)))
         if view.count is not None:
             lines.append(tr(lang, "Count: {count}", count=view.count))
     else:

@@ -166,6 +166,9 @@ class Looking(ServiceCore):
                 )
             )
             return
+        if await self.store.people.playing(ctx.user.id):
+            # a seat must keep who sits in it until the game is over
+            raise Refusal(texts.FORGET_PLAYING)
         await self.store.forget(ctx.user.id)
         self._users.pop((ctx.command.place.platform, ctx.person.platform_id), None)
         ctx.tell(texts.FORGOTTEN)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,7 @@ from storage.store import Store
 if TYPE_CHECKING:
     from bot.service import Context, Loaded
 
+MENTION = re.compile(r"<@!?(\d{1,20})>")
 FAMILIES = {
     "partnership": "partnership",
     "individual": "line",
@@ -133,12 +135,16 @@ async def player_stats(store: Store, ctx: Context) -> None:
     user_id = ctx.user.id
     name = ctx.person.name
     if ctx.command.args:
-        wanted = ctx.command.args[0].lstrip("@")
-        found = await store.people.find(ctx.command.place.platform, wanted)
+        wanted = " ".join(ctx.command.args)
+        mention = MENTION.fullmatch(wanted.strip())
+        if mention:  # a mention typed as text on Discord: <@123> or <@!123>
+            wanted = f"user:{mention.group(1)}"
+        found = await store.people.search(ctx.command.place.platform, wanted, ctx.community.id)
         if found is None:
             from bot.service import Refusal
 
-            raise Refusal(texts.UNKNOWN_PLAYER, name=wanted)
+            typed = " ".join(ctx.command.args)
+            raise Refusal(texts.UNKNOWN_PLAYER, name="?" if typed.startswith("user:") else typed)
         user_id, name = found.id, found.name or tr(ctx.lang, "(anonymous)")
     record = await store.stats.player(ctx.community.id, user_id)
     if not record.games:

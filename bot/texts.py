@@ -73,7 +73,9 @@ HAND_GOING = N_("The hand is still being played.")
 NEXT_TOO_SOON = N_("The next hand can be dealt in {seconds} s.")
 NOBODY_LEFT = N_("Nobody is left at the table; the game ends without a result.")
 LIMIT_REACHED = N_("That was hand {hands}, the most a game lasts: it ends with the score as it is.")
-LIMIT_TIED = N_("That was hand {hands}, the most a game lasts, and the lead is tied: the game ends without a result.")
+LIMIT_TIED = N_(
+    "That was hand {hands}, the most a game lasts, and the lead is tied: the game ends without a result."
+)
 NEW_HAND = N_("Hand {number}.")
 EXPORTED = N_("The game record (python -m engine replay reads it).")
 EXPORTED_SO_FAR = N_(
@@ -94,6 +96,7 @@ UNKNOWN_SETTING = N_(
 FORGET_ASK = N_(
     "This erases your name from this bot: leaderboards will show your results without it. Are you sure?"
 )
+FORGET_PLAYING = N_("You sit in a game that is not over yet: ask again once it has ended.")
 FORGOTTEN = N_("Done: your name is gone. Your results stay, anonymous.")
 LOBBY_EXPIRED = N_("Nobody began the game in time; it is closed.")
 IDLE_ENDED = N_("The game was left idle for too long; it is closed without a result.")

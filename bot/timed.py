@@ -12,8 +12,9 @@ from bot.core import (
     Loaded,
     ServiceCore,
 )
-from bot.describe import move_words
-from bot.model import Command, Effect, Say
+from bot.describe import describe_table, move_words
+from bot.model import Board, Command, Effect, Place, Say
+from engine.views import view_of
 from lang import tr
 from storage.timers import Timer
 
@@ -31,12 +32,29 @@ class Timed(ServiceCore):
             )
         )
 
+    async def resume(self, platform: str) -> list[tuple[Place, list[Effect]]]:
+        """After a restart: the board, and the hand of the person to move, of every game
+        in play on ``platform`` whose board message does not show its latest move (the
+        process stopped between saving a move and showing it). A board that shows it
+        gets nothing: a second restart sends nothing again."""
+        found: list[tuple[Place, list[Effect]]] = []
+        for row in await self.store.games.playing_on(platform):
+            post = await self.store.posts.find(row.room_id, "board")
+            if post is not None and post.game_id == row.id and post.move_number == row.plies:
+                continue
+            place = await self.place_of_room(row.room_id)
+            command = Command(place, SYSTEM, "timer", ("resume", ""), game_id=row.id)
+            found.append((place, await self.handle(command)))
+        return found
+
     async def _do_timer(self, ctx: Context) -> None:
         kind, version = ctx.command.args
         loaded = await self._active(ctx)
         if loaded is None or loaded.row.id != ctx.command.game_id:
             return  # the game ended meanwhile
-        if kind == "lobby" and loaded.game is None:
+        if kind == "resume" and loaded.game is not None:
+            self._show_again(ctx, loaded)
+        elif kind == "lobby" and loaded.game is None:
             await self._close(ctx, loaded, texts.LOBBY_EXPIRED)
         elif kind == "idle":
             await self._close(ctx, loaded, texts.IDLE_ENDED)
@@ -54,6 +72,25 @@ class Timed(ServiceCore):
                 self._warn(ctx, loaded)
             else:
                 await self._timeout_move(ctx, loaded)
+
+    def _show_again(self, ctx: Context, loaded: Loaded) -> None:
+        game = loaded.game
+        assert game is not None
+        view = view_of(game)
+        names = self._names(loaded, ctx.lang)
+        ctx.effects.append(
+            Board(
+                loaded.row.id,
+                game.ply,
+                view,
+                self._table(ctx, loaded),
+                describe_table(view, names, ctx.lang),
+                self._board_buttons(ctx, loaded),
+                final=game.outcome is not None,
+            )
+        )
+        if game.to_move is not None:
+            self._hand_for(ctx, loaded, game.to_move)
 
     def _warn(self, ctx: Context, loaded: Loaded) -> None:
         game = loaded.game

@@ -106,9 +106,31 @@ class GameRepository:
         )
         return [row.platform_id for row in await self._db.run(rows, query)]
 
+    async def playing_on(self, platform: str) -> list[GameRow]:
+        """Every game in play on ``platform`` (what a restarted bot shows again)."""
+        query = (
+            select(games)
+            .join(rooms, rooms.c.id == games.c.room_id)
+            .join(communities, communities.c.id == rooms.c.community_id)
+            .where(communities.c.platform == platform, games.c.status == "playing")
+            .order_by(games.c.id)
+        )
+        return [GameRow(**row._mapping) for row in await self._db.run(rows, query)]
+
     async def active_in(self, room_id: int) -> GameRow | None:
         """The room's game in the lobby or in play, if any."""
         row = await self._db.run(first, _ACTIVE_IN, {"room_id": room_id})
+        return GameRow(**row._mapping) if row is not None else None
+
+    async def latest_over_in(self, room_id: int) -> GameRow | None:
+        """The room's game that ended last (finished or cancelled), if any."""
+        query = (
+            select(games)
+            .where(games.c.room_id == room_id, games.c.status.in_(("finished", "cancelled")))
+            .order_by(games.c.id.desc())
+            .limit(1)
+        )
+        row = await self._db.run(first, query)
         return GameRow(**row._mapping) if row is not None else None
 
     async def save(

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Table, insert, select, update
+from sqlalchemy import Column, Connection, Table, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from storage.database import Database, first
 from storage.errors import NotFound
-from storage.schema import communities, rooms, users
+from storage.schema import communities, game_results, game_seats, games, rooms, users
 
 
 @dataclass(frozen=True)
@@ -47,16 +47,26 @@ class PeopleRepository:
         self._db = database
 
     async def user(
-        self, platform: str, platform_id: str, name: str, now: datetime, locale: str | None = None
+        self,
+        platform: str,
+        platform_id: str,
+        name: str,
+        now: datetime,
+        locale: str | None = None,
+        handle: str | None = None,
     ) -> User:
-        """The user with this platform id, created if new; the name is kept current (a
-        renamed player shows their new name)."""
+        """The user with this platform id, created if new; the name and @handle are kept
+        current (a renamed player shows their new name). Text longer than its column is
+        cut to fit, whatever a platform sends."""
+        name = name[: users.c.name.type.length]  # type: ignore[attr-defined]
+        handle = _fit(handle, users.c.handle)
         key = (users.c.platform == platform) & (users.c.platform_id == platform_id)
         values = {
             "platform": platform,
             "platform_id": platform_id,
             "name": name,
-            "locale": locale,
+            "handle": handle,
+            "locale": _fit(locale, users.c.locale),
             "forgotten": False,
             "created_at": now,
         }
@@ -66,14 +76,57 @@ class PeopleRepository:
             if row is None:
                 db.execute(insert(users).values(**values))
                 row = first(db, select(users).where(key))
-            elif row.name != name:
-                db.execute(update(users).where(key).values(name=name))
+            elif row.name != name or (handle is not None and row.handle != handle):
+                db.execute(update(users).where(key).values(name=name, handle=handle))
             return User(row.id, platform, platform_id, name, row.locale, bool(row.forgotten))
 
         try:
             return await self._db.run(work)
         except IntegrityError:  # a concurrent first sight inserted it: read theirs
             return await self._db.run(work)
+
+    async def playing(self, user_id: int) -> bool:
+        """Whether the user sits in a game in the lobby or in play."""
+        query = (
+            select(game_seats.c.game_id)
+            .join(games, games.c.id == game_seats.c.game_id)
+            .where(game_seats.c.user_id == user_id, games.c.status.in_(("lobby", "playing")))
+            .limit(1)
+        )
+        return await self._db.run(first, query) is not None
+
+    async def search(self, platform: str, wanted: str, community_id: int) -> User | None:
+        """The person ``wanted`` names: ``user:<platform id>`` (a mention the platform
+        resolved), ``@handle``, or a name (any case); of several, one who has played in
+        the community first."""
+        wanted = wanted.strip()
+        if wanted.startswith("user:"):
+            return await self.find(platform, wanted.removeprefix("user:"))
+        text = wanted.removeprefix("@").lower()
+        if not text:
+            return None
+        played = (
+            select(game_results.c.user_id)
+            .where(
+                game_results.c.user_id == users.c.id,
+                game_results.c.community_id == community_id,
+            )
+            .exists()
+        )
+        query = (
+            select(users)
+            .where(
+                users.c.platform == platform,
+                users.c.forgotten.is_(False),
+                or_(func.lower(users.c.handle) == text, func.lower(users.c.name) == text),
+            )
+            .order_by(played.desc(), users.c.id.desc())
+            .limit(1)
+        )
+        row = await self._db.run(first, query)
+        if row is None:
+            return None
+        return User(row.id, row.platform, row.platform_id, row.name, row.locale, row.forgotten)
 
     async def find(self, platform: str, platform_id: str) -> User | None:
         """The user with this platform id, if known."""
@@ -108,8 +161,8 @@ class PeopleRepository:
         values = {
             "platform": platform,
             "platform_id": platform_id,
-            "name": name,
-            "locale": locale,
+            "name": _fit(name, communities.c.name),
+            "locale": _fit(locale, communities.c.locale),
             "created_at": now,
         }
         row = await self._get_or_create(communities, key, values)
@@ -161,3 +214,12 @@ class PeopleRepository:
             return settings
 
         return await self._db.run(work)
+
+
+def _fit(text: str | None, column: Column[Any]) -> str | None:
+    """``text`` cut to the length of ``column`` (a platform may send more: a Telegram
+    language code of 12 characters made a group unusable on PostgreSQL)."""
+    length = getattr(column.type, "length", None)
+    if text is None or length is None:
+        return text
+    return text[:length]

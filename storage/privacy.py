@@ -1,5 +1,6 @@
-""" "Forget me": a user's name and platform id are erased; their results stay, anonymous,
-so every total and every other player's record still adds up."""
+""" "Forget me": a user's name, @handle and platform id are erased, from their user row and
+from every game they sat in; their results stay, anonymous, so every total and every
+other player's record still adds up."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from sqlalchemy import Connection, select, update
 from storage.schema import game_seats, games, users
 
 FORGOTTEN_NAME = "—"  # what records show in a forgotten player's seat
+IDENTITY = ("name", "pid", "locale")  # what a game's seat holds of who sat there
 
 
 def forget(db: Connection, user_id: int) -> int:
@@ -16,7 +18,7 @@ def forget(db: Connection, user_id: int) -> int:
     db.execute(
         update(users)
         .where(users.c.id == user_id)
-        .values(name=None, platform_id=None, locale=None, forgotten=True)
+        .values(name=None, platform_id=None, handle=None, locale=None, forgotten=True)
     )
     changed = 0
     sat_in = select(game_seats.c.game_id).where(game_seats.c.user_id == user_id)
@@ -31,7 +33,7 @@ def forget(db: Connection, user_id: int) -> int:
             continue
         snapshot = _renamed(dict(row.snapshot), seats)
         new_seats = [
-            {k: v for k, v in seat.items() if k != "name"} if i in seats else seat
+            {k: v for k, v in seat.items() if k not in IDENTITY} if i in seats else seat
             for i, seat in enumerate(row.seats)
         ]
         db.execute(
