@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Connection, bindparam, delete, insert, select
+from sqlalchemy import Connection, bindparam, delete, insert, select, update
 
 from storage.database import Database, first
 from storage.schema import posts
@@ -18,9 +18,15 @@ class Post:
     kind: str
     game_id: int | None
     message_id: str
+    move_number: int | None = None  # the game's move the message shows
 
 
 _FIND = select(posts).where(posts.c.room_id == bindparam("room_id"), posts.c.kind == bindparam("k"))
+_SHOWN = (
+    update(posts)
+    .where(posts.c.room_id == bindparam("room_id"), posts.c.kind == bindparam("k"))
+    .values(move_number=bindparam("move"))
+)
 _DROP = delete(posts).where(posts.c.room_id == bindparam("room_id"), posts.c.kind == bindparam("k"))
 
 
@@ -30,10 +36,18 @@ class PostRepository:
 
     async def find(self, room_id: int, kind: str) -> Post | None:
         row = await self._db.run(first, _FIND, {"room_id": room_id, "k": kind})
-        return Post(row.room_id, row.kind, row.game_id, row.message_id) if row else None
+        if row is None:
+            return None
+        return Post(row.room_id, row.kind, row.game_id, row.message_id, row.move_number)
 
     async def keep(
-        self, room_id: int, kind: str, game_id: int | None, message_id: str, now: datetime
+        self,
+        room_id: int,
+        kind: str,
+        game_id: int | None,
+        message_id: str,
+        now: datetime,
+        move_number: int | None = None,
     ) -> None:
         """Remember ``message_id`` as the room's post of ``kind`` (replacing the last)."""
 
@@ -46,10 +60,17 @@ class PostRepository:
                     game_id=game_id,
                     message_id=message_id,
                     updated_at=now,
+                    move_number=move_number,
                 )
             )
 
         await self._db.run(work)
+
+    async def shown(self, room_id: int, kind: str, move_number: int) -> None:
+        """The room's post of ``kind`` now shows move ``move_number`` (edited in place)."""
+        await self._db.run(
+            lambda db: db.execute(_SHOWN, {"room_id": room_id, "k": kind, "move": move_number})
+        )
 
     async def drop(self, room_id: int, kind: str) -> None:
         await self._db.run(lambda db: db.execute(_DROP, {"room_id": room_id, "k": kind}))

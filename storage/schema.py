@@ -41,6 +41,7 @@ users = Table(
     Column("platform", String(16), nullable=False),
     Column("platform_id", String(64)),
     Column("name", String(100)),
+    Column("handle", String(64)),  # the platform's @username, to find people by it
     Column("locale", String(8)),
     Column("forgotten", Boolean, nullable=False, server_default=text("false")),
     Column("created_at", DateTime, nullable=False),
@@ -196,6 +197,7 @@ posts = Table(
     Column("game_id", Integer),
     Column("message_id", String(64), nullable=False),
     Column("updated_at", DateTime, nullable=False),
+    Column("move_number", Integer),  # the move the board shows (a restart sends it again)
 )
 
 # What the bot sent each chat lately (wall-clock seconds, newest last), so that every
