@@ -9,6 +9,7 @@ are printed; private messages are printed marked as such.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -46,7 +47,9 @@ class Console:
         self.out.flush()
 
     async def run(self, lines: AsyncIterator[str]) -> None:
-        self.pictures.mkdir(parents=True, exist_ok=True)
+        self.pictures.mkdir(mode=0o700, parents=True, exist_ok=True)
+        for picture in self.pictures.iterdir():  # as an older version left them
+            picture.chmod(0o600)
         timers = asyncio.create_task(TimerLoop(self.service, self.deliver).run())
         self.print(
             tr(
@@ -94,7 +97,7 @@ class Console:
         for effect in effects:
             if isinstance(effect, Board):
                 path = self.pictures / "board.png"
-                path.write_bytes(await board_png(effect))
+                _write_private(path, await board_png(effect))
                 if effect.text:
                     self.print(effect.text)
                 self.print(describe_table(effect.view, effect.table.names, effect.table.lang))
@@ -103,7 +106,7 @@ class Console:
             elif isinstance(effect, Hand):
                 who = effect.person.name
                 path = self.pictures / f"hand-{_safe(who)}.png"
-                path.write_bytes(await hand_png(effect))
+                _write_private(path, await hand_png(effect))
                 self.print(tr(self.lang, "[only {name} sees this]", name=who))
                 self.print(effect.text)
                 self.print(tr(self.lang, "Hand picture: {path}", path=path))
@@ -117,13 +120,20 @@ class Console:
                 name = effect.name if isinstance(effect, File) else "picture.png"
                 data = effect.data if isinstance(effect, File) else effect.png
                 path = self.pictures / _safe(name)
-                path.write_bytes(data)
+                _write_private(path, data)
                 self.print(effect.text)
                 self.print(tr(self.lang, "Saved to {path}", path=path))
 
     def _buttons(self, buttons: tuple[Button, ...]) -> None:
         for button in buttons:
             self.print(f"  [{button.label}] → /{button.command}")
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    """A picture for this user only: a hand's picture shows its tiles."""
+    with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as file:
+        os.fchmod(file.fileno(), 0o600)
+        file.write(data)
 
 
 def _safe(name: str) -> str:

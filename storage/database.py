@@ -40,7 +40,7 @@ def database_url(url: str | None = None) -> str:
     (asyncpg; the standard library's sqlite3)."""
     url = url or os.environ.get("DATABASE_URL") or ""
     if not url:
-        DEFAULT_PATH.parent.mkdir(parents=True, exist_ok=True)
+        private_directory(DEFAULT_PATH.parent)
         return f"sqlite+pysqlite:///{DEFAULT_PATH}"
     try:
         parsed = make_url(url)
@@ -54,8 +54,38 @@ def database_url(url: str | None = None) -> str:
     elif backend not in ("postgresql", "sqlite"):
         raise StorageError(f"DATABASE_URL must be SQLite or PostgreSQL, not {backend}")
     if backend == "sqlite" and parsed.database and parsed.database != ":memory:":
-        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        Path(parsed.database).parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     return parsed.render_as_string(hide_password=False)
+
+
+def private_directory(path: Path) -> None:
+    """``path`` made if missing, and readable by this user only: the database in it
+    holds every hand in play."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path.chmod(0o700)
+
+
+def shown_url(url: str) -> str:
+    """``url`` as a message may show it: without its password."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return "DATABASE_URL"
+
+
+def reason(error: BaseException) -> str:
+    """Why ``error`` happened, in the driver's words: one line, and never the statement
+    or its parameters (a snapshot holds hidden tiles)."""
+    cause: BaseException = error
+    while True:
+        if isinstance(cause, exc.DBAPIError) and cause.orig is not None:
+            cause = cause.orig
+        elif isinstance(cause, StorageError) and cause.__cause__ is not None:
+            cause = cause.__cause__
+        else:
+            break
+    lines = str(cause).strip().splitlines()
+    return lines[0] if lines else type(cause).__name__
 
 
 class Database:
@@ -81,7 +111,11 @@ class PostgreSQLDatabase(Database):
     dialect = "postgresql"
 
     def __init__(self, url: str) -> None:
-        self._engine: AsyncEngine = create_async_engine(url, pool_pre_ping=True)
+        # hide_parameters: a failing statement's error names no value (a snapshot holds
+        # the hidden tiles), in the log or anywhere else
+        self._engine: AsyncEngine = create_async_engine(
+            url, pool_pre_ping=True, hide_parameters=True
+        )
 
     async def run(self, work: Callable[..., T], *args: Any) -> T:
         with unavailable_when_unreachable():
@@ -93,7 +127,10 @@ class PostgreSQLDatabase(Database):
 
 
 def open_database(url: str | None = None) -> Database:
-    url = database_url(url)
+    try:
+        url = database_url(url)
+    except OSError as error:  # its directory cannot be made
+        raise StorageError(f"the database's directory cannot be made: {error}") from None
     if url.startswith("sqlite"):
         from storage.sqlite import SQLiteDatabase  # it builds on this module
 

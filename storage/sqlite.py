@@ -30,9 +30,11 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, create_engine, event, exc
+from sqlalchemy.engine import make_url
 
 from storage.database import UNAVAILABLE, Database, unavailable_when_unreachable
 from storage.errors import Unavailable
@@ -59,10 +61,20 @@ class SQLiteDatabase(Database):
     def __init__(self, url: str) -> None:
         # The one connection is used by one thread at a time: the event loop's, or the
         # other thread while the loop waits for it (run_apart).
+        # hide_parameters: a failing statement's error names no value (a snapshot holds
+        # the hidden tiles), in the log or anywhere else
         self._engine = create_engine(
-            url, pool_size=1, max_overflow=0, connect_args={"check_same_thread": False}
+            url,
+            pool_size=1,
+            max_overflow=0,
+            connect_args={"check_same_thread": False},
+            hide_parameters=True,
         )
         event.listen(self._engine, "connect", _connected)
+        path = make_url(url).database
+        if path and path != ":memory:":
+            files = [Path(path + suffix) for suffix in ("", "-wal", "-shm")]
+            event.listen(self._engine, "connect", lambda *_: _private(files))
         event.listen(self._engine, "begin", _begin)
         self._connection: Connection | None = None
         self._waiting: deque[_Work] = deque()
@@ -230,6 +242,14 @@ def _connected(connection: Any, _record: object) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=0")  # then _begin waits, letting the loop run
     cursor.close()
+
+
+def _private(files: list[Path]) -> None:
+    """The database's files readable by this user only: they hold every hand in play.
+    (SQLite gives its -wal and -shm files the database's own mode.)"""
+    for file in files:
+        with suppress(FileNotFoundError):
+            file.chmod(0o600)
 
 
 def _begin(connection: Connection) -> None:

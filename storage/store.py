@@ -3,7 +3,8 @@ the repositories."""
 
 from __future__ import annotations
 
-from storage.database import Database, open_database
+from storage.database import Database, database_url, open_database, reason, shown_url
+from storage.errors import StorageError, Unavailable
 from storage.games import GameRepository
 from storage.migrate import upgrade
 from storage.people import PeopleRepository
@@ -33,8 +34,12 @@ class Store:
         if migrate:
             try:
                 await upgrade(database)
-            except BaseException:
+            except BaseException as error:
                 await database.close()
+                if isinstance(error, StorageError) and not isinstance(error, Unavailable):
+                    raise  # it says what is wrong already
+                if isinstance(error, Exception):
+                    raise _cannot_open(database_url(url), error) from error
                 raise
         return cls(database)
 
@@ -43,3 +48,10 @@ class Store:
 
     async def close(self) -> None:
         await self.database.close()
+
+
+def _cannot_open(url: str, error: Exception) -> StorageError:
+    """What went wrong opening the database, in one line (a corrupt file, a role that
+    does not exist, a server that does not answer), as the same kind of error."""
+    kind = Unavailable if isinstance(error, Unavailable) else StorageError
+    return kind(f"{shown_url(url)} cannot be opened: {reason(error)}")
