@@ -24,7 +24,7 @@ class Post:
 _FIND = select(posts).where(posts.c.room_id == bindparam("room_id"), posts.c.kind == bindparam("k"))
 _SHOWN = (
     update(posts)
-    .where(posts.c.room_id == bindparam("room_id"), posts.c.kind == bindparam("k"))
+    .where(posts.c.room_id == bindparam("room"), posts.c.kind == bindparam("k"))
     .values(move_number=bindparam("move"))
 )
 _DROP = delete(posts).where(posts.c.room_id == bindparam("room_id"), posts.c.kind == bindparam("k"))
@@ -69,7 +69,7 @@ class PostRepository:
     async def shown(self, room_id: int, kind: str, move_number: int) -> None:
         """The room's post of ``kind`` now shows move ``move_number`` (edited in place)."""
         await self._db.run(
-            lambda db: db.execute(_SHOWN, {"room_id": room_id, "k": kind, "move": move_number})
+            lambda db: db.execute(_SHOWN, {"room": room_id, "k": kind, "move": move_number})
         )
 
     async def drop(self, room_id: int, kind: str) -> None:
