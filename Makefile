@@ -1,4 +1,4 @@
-# The two commands of the README, plus bench and lint. Each creates .venv when needed.
+# The two commands of the README, plus bench and lint (ruff and mypy, as make test runs them). Each creates .venv when needed.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -10,6 +10,7 @@ run: $(VENV)/.run
 
 test: $(VENV)/.test
 	$(BIN)/python -m ruff check .
+	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest
 
 bench: $(VENV)/.bench
@@ -23,6 +24,7 @@ bench: $(VENV)/.bench
 lint: $(VENV)/.test
 	$(BIN)/python -m ruff check .
 	$(BIN)/python -m ruff format --check .
+	$(BIN)/python -m mypy
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || \

@@ -45,9 +45,11 @@ async def test_looking_commands_during_a_game(store: Store) -> None:
     assert boards(board)[0].repost
     assert [b.command for b in boards(board)[0].buttons] == ["hand", "board"]
     assert "Score" in texts(await room.say("Beto", "/score"))
+    # mid-hand, the room gets what it has seen: no hand finished yet, so no deal at all
     exported = await room.say("Beto", "/export")
     record = json.loads(next(e for e in exported if isinstance(e, File)).data)
     assert record["format"] == "domino-record/1" and record["players"][0] == "Ana"
+    assert record["hands"] == []
     assert "boneyard" in texts(await room.say("Beto", "/rules draw")).lower()
     assert private_to(await room.say("Beto", "/help"), "Beto")
     cancelled = await room.say("Ana", "/cancel")
