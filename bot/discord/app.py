@@ -29,9 +29,9 @@ from bot import texts
 from bot.config import Settings
 from bot.core import SYSTEM
 from bot.discord.commands import CatalogTranslator, domino_command
-from bot.discord.components import DYNAMIC_ITEMS, buttons_view, hand_view
+from bot.discord.components import DYNAMIC_ITEMS, buttons_view, data_of, hand_view
 from bot.discord.custom_ids import Pressed, decode, is_command, is_ours
-from bot.discord.delivery import DiscordDelivery
+from bot.discord.delivery import DiscordDelivery, mentioning
 from bot.discord.places import PLATFORM, person_of, place_of, room_place
 from bot.model import Board, Command, Effect, File, Hand, Picture, Place, Say, private_to
 from bot.patience import pause_or_stop
@@ -85,7 +85,8 @@ class DiscordBot:
             intents=intents,
             shard_count=settings.shard_count,
             shard_ids=settings.shard_id_list() or None,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # nobody is notified unless a message names them (delivery.mentioning)
+            allowed_mentions=discord.AllowedMentions.none(),
             chunk_guilds_at_startup=False,
             member_cache_flags=discord.MemberCacheFlags.none(),
         )
@@ -259,9 +260,11 @@ class DiscordBot:
         text = tr(interaction.locale.value, message)
         with suppress(discord.HTTPException):
             if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
+                await interaction.followup.send(text, ephemeral=True, allowed_mentions=mentioning())
             else:
-                await interaction.response.send_message(text, ephemeral=True)
+                await interaction.response.send_message(
+                    text, ephemeral=True, allowed_mentions=mentioning()
+                )
 
     async def _component(
         self, interaction: discord.Interaction[Any], custom_id: str, values: tuple[str, ...]
@@ -279,9 +282,8 @@ class DiscordBot:
             await self._not_mine(interaction)
             return
         await interaction.response.defer()
-        place = place_of(interaction)
-        if place is None and pressed.game_id is not None:  # a hand, in a direct message
-            place = await self.service.place_of_game(pressed.game_id)
+        private = interaction.guild_id is None
+        place = await self._place_of_press(interaction, pressed)
         if place is None:
             await self.delivery.ephemeral(interaction, tr(lang, texts.NO_SUCH_GAME))
             return
@@ -298,6 +300,7 @@ class DiscordBot:
                 tuple(words[1:]),
                 move_number=pressed.move_number,
                 game_id=pressed.game_id,
+                private=private,
             )
         )
         if words[0] in MOVES and any(isinstance(e, Board) for e in effects):
@@ -305,6 +308,19 @@ class DiscordBot:
             with suppress(discord.HTTPException):
                 await interaction.edit_original_response(view=None)
         await self._answer(interaction, place, effects, words[0])
+
+    async def _place_of_press(
+        self, interaction: discord.Interaction[Any], pressed: Pressed
+    ) -> Place | None:
+        """The room a press acts in: the channel it was pressed in; in a direct message, the
+        room of the game the button names (the service then accepts only the presser's own
+        seat actions there). What a button carries never chooses a channel for it."""
+        place = place_of(interaction)
+        if place is not None or interaction.guild_id is not None:
+            return place
+        if pressed.game_id is None:
+            return None
+        return await self.service.place_of_game(pressed.game_id)
 
     async def _turn_page(
         self, interaction: discord.Interaction[Any], place: Place, pressed: Pressed
@@ -318,7 +334,15 @@ class DiscordBot:
                 interaction, tr(interaction.locale.value, texts.UNKNOWN_BUTTON)
             )
             return
-        effects = await self.service.handle(Command(place, person_of(interaction), "hand"))
+        effects = await self.service.handle(
+            Command(
+                place,
+                person_of(interaction),
+                "hand",
+                game_id=pressed.game_id,
+                private=interaction.guild_id is None,
+            )
+        )
         hand = next((e for e in effects if isinstance(e, Hand)), None)
         if hand is None or (hand.game_id, hand.move_number) != (
             pressed.game_id,
@@ -333,7 +357,9 @@ class DiscordBot:
     async def _not_mine(self, interaction: discord.Interaction[Any]) -> None:
         text = tr(interaction.locale.value, texts.UNKNOWN_BUTTON)
         with suppress(discord.HTTPException):
-            await interaction.response.send_message(text, ephemeral=True)
+            await interaction.response.send_message(
+                text, ephemeral=True, allowed_mentions=mentioning()
+            )
 
     async def _answer(
         self,
@@ -351,6 +377,7 @@ class DiscordBot:
             (mine if _for_asker(effect, me, action) else rest).append(effect)
         for effect in mine:
             if isinstance(effect, Hand):
+                self.delivery.asked_for_hand(effect)
                 png = await hand_png(effect)
                 view = hand_view(effect.buttons, effect.game_id, effect.move_number)
                 await self.delivery.ephemeral(interaction, effect.text, png, "hand.png", view)
@@ -371,7 +398,7 @@ class DiscordBot:
         """A press of a component whose custom id no item of ours answers to."""
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        custom_id = str(data_of(interaction).get("custom_id", ""))
         if not is_ours(custom_id):
             await self._not_mine(interaction)
 

@@ -8,7 +8,7 @@ English names back whatever the player's language, so nothing needs reading back
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 import discord
@@ -20,7 +20,7 @@ from engine.rules import PRESETS
 from lang import N_, tr
 
 Run = Callable[[discord.Interaction[Any], str, tuple[str, ...]], Awaitable[None]]
-Complete = Callable[[discord.Interaction[Any], str], Awaitable[list[Choice[str]]]]
+Complete = Callable[[discord.Interaction[Any], str], Coroutine[Any, Any, list[Choice[str]]]]
 
 # Discord's locales and our languages (others see the English names).
 LOCALES = {"es-ES": "es", "es-419": "es", "en-US": "en", "en-GB": "en", "pt-BR": "pt"}
@@ -39,7 +39,7 @@ NAMES = {
     "preset": N_("opt:preset"), "target": N_("opt:target"), "seat": N_("opt:seat"),
     "strength": N_("opt:strength"), "fill": N_("opt:fill"), "tile": N_("opt:tile"),
     "on": N_("opt:on"), "period": N_("opt:period"), "player": N_("opt:player"),
-    "name": N_("opt:name"), "value": N_("opt:value"),
+    "name": N_("opt:name"), "value": N_("opt:value"), "who": N_("opt:who"),
 }  # fmt: skip
 
 ABOUT = {
@@ -58,6 +58,7 @@ OPTION_ABOUT = {
     "on": N_("Where it goes: a tile at an open end, or a train"),
     "period": N_("Which period"),
     "player": N_("Whose record"),
+    "who": N_("Or their name or @username"),
     "name": N_("Which setting"),
     "value": N_("Its new value"),
 }
@@ -116,6 +117,14 @@ def _words(*values: object) -> tuple[str, ...]:
             continue
         words += str(value).split()
     return tuple(words)
+
+
+def stats_args(player: discord.abc.Snowflake | None, typed: str | None) -> tuple[str, ...]:
+    """What /domino stats asks about: the person picked in the user option, by their id
+    (the service reads ``user:<id>``), else the name or @username typed, as typed."""
+    if player is not None:
+        return (f"user:{player.id}",)
+    return _words(typed)
 
 
 def _subcommand(group: app_commands.Group, word: str) -> Callable[[Any], Any]:
@@ -186,9 +195,13 @@ def domino_command(run: Run, tiles: Complete, places: Complete) -> app_commands.
         await run(i, "top", _words(preset, period))
 
     @_subcommand(group, "stats")
-    @_options("player")
-    async def stats(i: discord.Interaction[Any], player: discord.User | None = None) -> None:
-        await run(i, "stats", _words(player.id if player else None))
+    @_options("player", "who")
+    async def stats(
+        i: discord.Interaction[Any],
+        player: discord.User | None = None,
+        who: app_commands.Range[str, 1, 100] | None = None,
+    ) -> None:
+        await run(i, "stats", stats_args(player, who))
 
     @_subcommand(group, "rules")
     @_options("preset")

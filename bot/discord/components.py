@@ -103,7 +103,13 @@ def hand_view(
 
 
 def _bot(interaction: discord.Interaction[Any]) -> DiscordBot:
-    return interaction.client.domino  # type: ignore[attr-defined, no-any-return]
+    bot: DiscordBot = interaction.client.domino
+    return bot
+
+
+def data_of(interaction: discord.Interaction[Any]) -> dict[str, Any]:
+    """The interaction's raw data (discord.py types it as a union of typed dicts)."""
+    return dict(interaction.data or {})
 
 
 class PressedButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
@@ -135,7 +141,7 @@ class PickedMove(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT
         return cls(discord.ui.Select(custom_id=getattr(item, "custom_id", "")))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = tuple(str(v) for v in (interaction.data or {}).get("values", ()))
+        values = tuple(str(v) for v in data_of(interaction).get("values", ()))
         await _bot(interaction).on_component(interaction, self.item.custom_id, values)
 
 

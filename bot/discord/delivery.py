@@ -6,7 +6,13 @@ one message per game, edited in place, its id kept in the database (``posts``) s
 restarted bot edits the same one; posted again when many messages have buried it. Hands
 go by direct message with their move buttons; a person whose direct messages are closed
 (50007) gets the hand as an ephemeral answer when they are the one who acted, and is
-told once per game in the room to press "My hand". Rate limits are discord.py's; what
+told once per game in the room to press "My hand"; their direct messages are not tried
+again in that game (each refusal counts toward Discord's limit on invalid requests) until
+they press "My hand", and then at most once in ``DM_RETRY_SECONDS``.
+
+Text goes out as plain text: the bot's own texts use no markdown, so whatever markdown or
+mention a text holds came from a name someone chose, and is escaped; a message pings only
+the people it calls by name (``allowed_mentions``). Rate limits are discord.py's; what
 still fails is tried again, and a move is never lost (it is saved before anything is
 sent). When a game ends, the room's lobby and turn calls of that game are tidied away.
 """
@@ -16,6 +22,8 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import re
+import time
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from dataclasses import dataclass
@@ -40,7 +48,12 @@ BURIED = 10  # messages after the board that push it out of view: post it again
 TEXT = 2000  # Discord's limit on a message's content
 TRIES = 5  # attempts at one call through server errors and network trouble
 DMS_CLOSED = 50007  # "Cannot send messages to this user"
-MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+# After a press of "My hand", closed direct messages are tried again at most this often: a
+# person without them presses it every turn, and each refusal is an invalid request.
+DM_RETRY_SECONDS = 600
+# Discord's markup that escape_mentions leaves: <@id> <@!id> <@&id> <#id> </cmd:id> <:e:id>
+# <a:e:id> <t:123>; a backslash before it shows it as typed.
+_MARKUP = re.compile(r"<(?=(?:@[!&]?|#|/[^>\n]*:|a?:\w*:|t:)\d)")
 
 
 @dataclass(frozen=True)
@@ -57,7 +70,9 @@ class DiscordDelivery:
         self._outbox: Outbox[Queued] = Outbox(self._send, lambda item: item.effect, "discord")
         self._since_board: dict[int, int] = {}  # channel id: messages since our board
         self._dms: dict[int, discord.DMChannel] = {}
-        self._closed: set[str] = set()  # people whose direct messages are closed
+        # (game, person) whose direct messages were closed: when it was found (monotonic)
+        self._closed: dict[tuple[int, str], float] = {}
+        self.clock = time.monotonic
         self._told: set[tuple[int, str]] = set()  # (game, person) told to press "My hand"
         self._passing: dict[int, list[int]] = {}  # channel id: lobby and turn-call messages
         self._lobbies: dict[int, tuple[int, int]] = {}  # channel id: (game, its lobby message)
@@ -83,8 +98,22 @@ class DiscordDelivery:
         """Queue ``effects`` for ``place``; they go out in order, in the background."""
         if not effects:
             return
-        folded = fold_turn_calls(effects, self._closed)
+        folded = fold_turn_calls(effects, self._unreachable(effects))
         self._outbox.put(place, (Queued(e, interaction) for e in folded))
+
+    def asked_for_hand(self, hand: Hand) -> None:
+        """``hand``'s person pressed "My hand" (or ran /domino hand) and sees it: their
+        direct messages, closed in this game, are tried again with their next hand, if
+        they were last tried ``DM_RETRY_SECONDS`` ago."""
+        key = (hand.game_id, hand.person.platform_id)
+        failed = self._closed.get(key)
+        if failed is not None and self.clock() - failed >= DM_RETRY_SECONDS:
+            del self._closed[key]
+
+    def _unreachable(self, effects: list[Effect]) -> set[str]:
+        """People whose direct messages are closed in the games of ``effects``."""
+        games = {e.game_id for e in effects if isinstance(e, Board | Hand)}
+        return {person for game, person in self._closed if game in games}
 
     async def idle(self) -> None:
         """Wait until everything queued has gone out (shutdown)."""
@@ -117,7 +146,12 @@ class DiscordDelivery:
             if effect.private is not None:
                 await self._direct(effect.private, effect.text, data, name)
             else:
-                await self._call(lambda: channel.send(effect.text[:TEXT], file=_file(data, name)))
+                text = plain(effect.text)[:TEXT]
+                await self._call(
+                    lambda: channel.send(
+                        text, file=_file(data, name), allowed_mentions=mentioning()
+                    )
+                )
                 self.seen(channel.id)
 
     # ----- the board -------------------------------------------------------------------
@@ -125,7 +159,7 @@ class DiscordDelivery:
     async def _board(self, place: Place, channel: discord.PartialMessageable, board: Board) -> None:
         await self._close_lobby(channel, board.game_id)
         png = await board_png(board)
-        text = board.text[:TEXT]
+        text = plain(board.text)[:TEXT]
         room_id = await self.service.room_id(place)
         posts = self.service.store.posts
         post = await posts.find(room_id, "board")
@@ -138,8 +172,10 @@ class DiscordDelivery:
                             content=text,
                             attachments=[_file(png, "board.png")],
                             view=buttons_view(board.buttons),
+                            allowed_mentions=mentioning(),
                         )
                     )
+                    await posts.shown(room_id, "board", board.move_number)
                     await self._tidy(channel, board)
                     return
                 except discord.NotFound:
@@ -152,10 +188,12 @@ class DiscordDelivery:
                 text,
                 file=_file(png, "board.png"),
                 view=buttons_view(board.buttons) or discord.utils.MISSING,
+                allowed_mentions=mentioning(),
             )
         )
         self._since_board[channel.id] = 0
         await posts.keep(room_id, "board", board.game_id, str(sent.id), self.service.clock())
+        await posts.shown(room_id, "board", board.move_number)
         await self._tidy(channel, board)
 
     async def _cannot_post(self, interaction: discord.Interaction[Any] | None) -> None:
@@ -173,25 +211,35 @@ class DiscordDelivery:
         stay."""
         if not board.final:
             return
+        self._forget_game(board.game_id)
         for message_id in self._passing.pop(channel.id, []):
             with suppress(discord.HTTPException):
                 await channel.get_partial_message(message_id).delete()
 
+    def _forget_game(self, game_id: int) -> None:
+        """The game is over: what was known of its people's direct messages goes."""
+        for key in [k for k in self._closed if k[0] == game_id]:
+            del self._closed[key]
+        self._told = {k for k in self._told if k[0] != game_id}
+
     # ----- text for the room -----------------------------------------------------------
 
     async def _say(self, channel: discord.PartialMessageable, say: Say) -> None:
-        body = _with_mentions(say.text, say.mention)[:TEXT]
+        body = _with_mentions(plain(say.text), say.mention)[:TEXT]
+        allowed = mentioning(say.mention)
         view = buttons_view(say.buttons) or discord.utils.MISSING
         game = _lobby_of(say)
         known = self._lobbies.get(channel.id)
         if game is not None and known is not None and known[0] == game:
             try:  # the game's lobby, edited as people take their seats
                 message = channel.get_partial_message(known[1])
-                await self._call(lambda: message.edit(content=body, view=view))
+                await self._call(
+                    lambda: message.edit(content=body, view=view, allowed_mentions=allowed)
+                )
                 return
             except discord.NotFound:
                 pass
-        sent = await self._call(lambda: channel.send(body, view=view, allowed_mentions=MENTIONS))
+        sent = await self._call(lambda: channel.send(body, view=view, allowed_mentions=allowed))
         self.seen(channel.id)
         if game is not None:
             self._lobbies[channel.id] = (game, sent.id)
@@ -214,8 +262,11 @@ class DiscordDelivery:
     ) -> None:
         png = await hand_png(hand)
         view = hand_view(hand.buttons, hand.game_id, hand.move_number)
-        if await self._direct(hand.person, hand.text, png, "hand.png", view):
-            return
+        key = (hand.game_id, hand.person.platform_id)
+        if key not in self._closed:
+            if await self._direct(hand.person, hand.text, png, "hand.png", view):
+                return
+            self._closed[key] = self.clock()
         asker = interaction is not None and str(interaction.user.id) == hand.person.platform_id
         if asker and interaction is not None:
             # the person who acted: the same hand, seen by them only
@@ -240,17 +291,16 @@ class DiscordDelivery:
                 self._dms[user_id] = channel
             await self._call(
                 lambda: channel.send(
-                    text[:TEXT],
+                    plain(text)[:TEXT],
                     file=_file(data, name) if data is not None else discord.utils.MISSING,
                     view=view or discord.utils.MISSING,
+                    allowed_mentions=mentioning(),
                 )
             )
         except discord.Forbidden as error:
             if error.code != DMS_CLOSED:
                 log.warning("discord: no direct message to %s: %s", user_id, error.code)
-            self._closed.add(person.platform_id)
             return False
-        self._closed.discard(person.platform_id)
         return True
 
     async def _ask_for_hand_button(self, place: Place, person: Person, game_id: int) -> None:
@@ -275,11 +325,11 @@ class DiscordDelivery:
         """An answer only the person who acted sees (the interaction's follow-up)."""
         await self._call(
             lambda: interaction.followup.send(
-                text[:TEXT] or "·",
+                plain(text)[:TEXT] or "·",
                 ephemeral=True,
                 file=_file(png, name) if png is not None else discord.utils.MISSING,
                 view=view or discord.utils.MISSING,
-                allowed_mentions=MENTIONS,
+                allowed_mentions=mentioning(),
             )
         )
 
@@ -311,9 +361,30 @@ def _file(data: bytes, name: str) -> discord.File:
     return discord.File(io.BytesIO(data), name)
 
 
+def plain(text: str) -> str:
+    """``text`` shown as written: its markdown and mentions escaped. The bot's texts use
+    neither on purpose; what there is came from names people chose (``**Ana**``,
+    ``@everyone``, ``<@123>``)."""
+    text = discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+    return _MARKUP.sub(r"\\<", text)
+
+
+def mentioning(people: tuple[Person, ...] = ()) -> discord.AllowedMentions:
+    """Whom a message may notify: the people it calls by name, nobody else (no
+    @everyone, no role, whatever the text holds)."""
+    return discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        users=[discord.Object(int(p.platform_id)) for p in people],
+        replied_user=False,
+    )
+
+
 def _with_mentions(text: str, people: tuple[Person, ...]) -> str:
-    """Each mentioned person's name as a mention (which notifies them)."""
+    """Each mentioned person's name in ``text`` (already plain) as a mention, which
+    notifies them."""
     for person in people:
         mention = f"<@{int(person.platform_id)}>"
-        text = text.replace(person.name, mention, 1) if person.name in text else f"{mention} {text}"
+        name = plain(person.name)
+        text = text.replace(name, mention, 1) if name and name in text else f"{mention} {text}"
     return text

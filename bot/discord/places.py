@@ -12,6 +12,8 @@ import discord
 from bot.model import Person, Place
 
 PLATFORM = "discord"
+NAME = 100  # the longest display name kept (Discord's own limit is 32; data may say more)
+LOCALE = 8  # the longest locale kept (storage's column)
 
 
 def place_of(interaction: discord.Interaction[Any]) -> Place | None:
@@ -41,5 +43,9 @@ def person_of(interaction: discord.Interaction[Any]) -> Person:
         permissions = interaction.permissions
         admin = permissions.manage_guild or permissions.manage_channels
     return Person(
-        str(user.id), (user.display_name or str(user.id))[:40], interaction.locale.value, admin
+        str(user.id),
+        (user.display_name or str(user.id))[:NAME],
+        interaction.locale.value[:LOCALE],
+        admin,
+        handle=user.name[:NAME] or None,
     )

@@ -4,6 +4,9 @@ moves are laid out, the /domino command's translations, and the settings."""
 
 from __future__ import annotations
 
+import re
+from types import SimpleNamespace
+
 import discord
 import pytest
 from discord import app_commands
@@ -11,10 +14,22 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.config import Settings
-from bot.discord.commands import CatalogTranslator, domino_command
+from bot.discord import delivery as delivery_module
+from bot.discord.app import DiscordBot
+from bot.discord.commands import CatalogTranslator, domino_command, stats_args
 from bot.discord.components import BUTTONS, OPTIONS, buttons_view, hand_view
 from bot.discord.custom_ids import LIMIT, Pressed, decode, encode, encode_numbered, is_ours
-from bot.model import Button
+from bot.discord.delivery import (
+    DM_RETRY_SECONDS,
+    DiscordDelivery,
+    _with_mentions,
+    mentioning,
+    plain,
+)
+from bot.discord.places import person_of
+from bot.model import Board, Button, Command, Effect, Hand, Person, Place
+from render.board import Table
+from storage.posts import Post
 
 COMMANDS = [
     "play 6-4 on 6-6", "play 12-11 on train:7", "play 5-5 on mexican", "draw", "pass",
@@ -157,3 +172,309 @@ def test_shard_settings_read(monkeypatch) -> None:
     monkeypatch.setenv("SHARD_COUNT", "")
     monkeypatch.delenv("SHARD_IDS")
     assert Settings().shard_count is None
+
+
+# ----- every press bound to its place ---------------------------------------------------
+
+GAME_ROOM = Place("discord", "1190000000000000000", "1190000000000000100")
+
+
+class _Response:
+    def __init__(self) -> None:
+        self.deferred = False
+
+    async def defer(self, **_: object) -> None:
+        self.deferred = True
+
+    def is_done(self) -> bool:
+        return self.deferred
+
+    async def send_message(self, *_: object, **__: object) -> None: ...
+
+
+class _Interaction:
+    """What the adapter reads of a discord.Interaction: a press in a channel of the test
+    guild, or (``guild_id=None``) in the presser's direct messages."""
+
+    def __init__(
+        self,
+        guild_id: int | None,
+        channel_id: int = 555,
+        name: str = "Ana",
+        ephemeral: bool = False,
+        locale: str = "en-US",
+    ) -> None:
+        self.guild_id = guild_id
+        self.channel_id = channel_id
+        self.guild = None
+        self.guild_locale = None
+        self.locale = SimpleNamespace(value=locale)
+        self.user = SimpleNamespace(id=4242, display_name=name, name="ana_99")
+        self.permissions = SimpleNamespace(manage_guild=False, manage_channels=False)
+        self.message = SimpleNamespace(flags=SimpleNamespace(ephemeral=ephemeral))
+        self.response = _Response()
+        self.edited: list[object] = []
+
+    async def edit_original_response(self, **changes: object) -> None:
+        self.edited.append(changes)
+
+
+class _Service:
+    """The service as the adapter sees it: commands recorded, answered with ``answer``."""
+
+    def __init__(self, answer: list[Effect] | None = None) -> None:
+        self.commands: list[Command] = []
+        self.answer = answer or []
+
+    async def handle(self, command: Command) -> list[Effect]:
+        self.commands.append(command)
+        return self.answer
+
+    async def place_of_game(self, game_id: int) -> Place | None:
+        return GAME_ROOM if game_id == 7 else None
+
+
+class _Delivery:
+    def __init__(self) -> None:
+        self.said: list[str] = []
+        self.delivered: list[tuple[Place, list[Effect]]] = []
+
+    async def ephemeral(self, _interaction: object, text: str, *_: object, **__: object) -> None:
+        self.said.append(text)
+
+    async def deliver(self, place: Place, effects: list[Effect], _: object = None) -> None:
+        self.delivered.append((place, effects))
+
+    def asked_for_hand(self, _hand: Hand) -> None: ...
+
+
+def _adapter(service: _Service) -> tuple[DiscordBot, _Delivery]:
+    bot = DiscordBot.__new__(DiscordBot)  # no client: only the press handling is used
+    delivery = _Delivery()
+    bot.service = service  # type: ignore[assignment]
+    bot.delivery = delivery  # type: ignore[assignment]
+    return bot, delivery
+
+
+@pytest.mark.parametrize(
+    "command", ["join", "new", "begin fill", "cancel", "export", "rules", "top", "next",
+                "kick 2", "settings language en", "play 6-4 on 6-6", "hand"],
+)  # fmt: skip
+async def test_a_press_in_a_direct_message_is_private_to_the_game_it_names(command: str) -> None:
+    service = _Service()
+    bot, _ = _adapter(service)
+    await bot._component(_Interaction(guild_id=None), f"dom:c:7:-:{command}", ())
+    [sent] = service.commands
+    assert sent.private and sent.game_id == 7 and sent.place == GAME_ROOM
+    assert (sent.action, *sent.args) == tuple(command.split())
+
+
+async def test_a_press_in_a_channel_acts_in_that_channel_whatever_game_it_names() -> None:
+    service = _Service()
+    bot, _ = _adapter(service)
+    await bot._component(_Interaction(guild_id=1190, channel_id=555), "dom:c:7:-:join", ())
+    [sent] = service.commands
+    assert not sent.private and sent.game_id == 7
+    assert (sent.place.community, sent.place.room) == ("1190", "555")  # not the game's room
+
+
+async def test_a_direct_message_press_naming_no_game_acts_nowhere() -> None:
+    service = _Service()
+    bot, delivery = _adapter(service)
+    for custom_id in ("dom:c:-:-:new", "dom:c:99:-:join"):  # no game, a game that is not
+        await bot._component(_Interaction(guild_id=None), custom_id, ())
+    assert service.commands == [] and len(delivery.said) == 2
+
+
+async def test_pages_turn_only_on_the_pressers_own_hand() -> None:
+    service = _Service()
+    bot, delivery = _adapter(service)
+    # on a message of the room (the board): refused before the service hears of it
+    room_press = _Interaction(guild_id=1190)
+    await bot._component(room_press, "dom:p:7:30:1", ())
+    assert service.commands == [] and delivery.said and room_press.edited == []
+    # in a direct message: the presser's hand, asked for privately, for the game named
+    await bot._component(_Interaction(guild_id=None), "dom:p:7:30:1", ())
+    # on an ephemeral answer in the channel (their "My hand"): the channel's room
+    await bot._component(_Interaction(guild_id=1190, ephemeral=True), "dom:p:7:30:1", ())
+    dm, ephemeral = service.commands
+    assert (dm.action, dm.private, dm.game_id, dm.place) == ("hand", True, 7, GAME_ROOM)
+    assert (ephemeral.action, ephemeral.private, ephemeral.place.room) == ("hand", False, "555")
+
+
+# ----- names, mentions, markdown ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["**Ana**", "@everyone", "@here", "<@123>", "<@!320000000000000101>", "<@&77>", "<#55>",
+     "__x__ ~~y~~ ||z|| `c`", "> quoted", "# Big", "-# small", "[link](https://x.y)", "back\\"],
+)  # fmt: skip
+def test_a_name_shows_as_typed_and_calls_nobody(name: str) -> None:
+    shown = plain(f"{name} plays 6-4")
+    assert "6-4" in shown
+    # nothing left that Discord reads as markup: every markdown character or mention is
+    # escaped (a backslash before it) or broken (a zero-width space in @everyone)
+    unescaped = re.sub(r"\\.", "", shown)
+    assert not re.search(r"[*_~|`\\]|\[.*\]\(|<[@#](?!\u200b)|@(everyone|here)", unescaped), shown
+    assert not re.search(r"(?m)^[>#-]", shown), shown
+    # and read back, it is the name as typed
+    assert re.sub(r"\\(.)", r"\1", shown).replace("\u200b", "") == f"{name} plays 6-4"
+
+
+def test_a_name_on_its_own_line_stays_plain() -> None:
+    shown = plain("Hand 2.\n# Ana\n> Beto")
+    assert shown.split("\n")[1:] == ["\\# Ana", "\\> Beto"]
+
+
+def test_a_message_calls_only_the_people_it_names() -> None:
+    ana = Person("320000000000000101", "**Ana** @everyone")
+    text = _with_mentions(plain(f"{ana.name}, your turn."), (ana,))
+    assert text == "<@320000000000000101>, your turn."
+    allowed = mentioning((ana,)).to_dict()
+    assert allowed == {"parse": [], "users": [320000000000000101]}
+    assert mentioning().to_dict() == {"parse": [], "users": []}
+
+
+def test_a_person_is_cut_to_fit_and_has_their_handle() -> None:
+    interaction = _Interaction(guild_id=1190, name="A" * 300, locale="x" * 20)
+    person = person_of(interaction)  # type: ignore[arg-type]
+    assert len(person.name) == 100 and person.locale == "x" * 8 and person.handle == "ana_99"
+
+
+def test_stats_asks_about_the_user_picked_or_the_name_typed() -> None:
+    assert stats_args(discord.Object(320000000000000101), None) == ("user:320000000000000101",)
+    assert stats_args(discord.Object(320000000000000101), "Beto") == ("user:320000000000000101",)
+    assert stats_args(None, "@beto_99") == ("@beto_99",)
+    assert stats_args(None, None) == ()
+
+
+# ----- direct messages closed --------------------------------------------------------------
+
+
+class _Closed(discord.Forbidden):
+    def __init__(self) -> None:
+        super().__init__(
+            SimpleNamespace(status=403, reason="Forbidden"),  # type: ignore[arg-type]
+            {"code": 50007, "message": "Cannot send messages to this user"},
+        )
+
+
+class _Channel:
+    """A channel or DM: what is sent to it, a DM refusing with 50007 while ``closed``."""
+
+    def __init__(self, closed: bool = False) -> None:
+        self.closed = closed
+        self.sent: list[dict[str, object]] = []
+        self.id = 555
+
+    async def send(self, content: str = "", **options: object) -> object:
+        if self.closed:
+            self.sent.append({"refused": content})
+            raise _Closed()
+        self.sent.append({"content": content, **options})
+        return SimpleNamespace(id=900 + len(self.sent))
+
+    def get_partial_message(self, message_id: int) -> object:
+        channel = self
+
+        class Message:
+            async def edit(self, **options: object) -> None:
+                channel.sent.append({"edited": message_id, **options})
+
+            async def delete(self) -> None: ...
+
+        return Message()
+
+
+class _Client:
+    def __init__(self) -> None:
+        self.dm = _Channel(closed=True)
+        self.room = _Channel()
+
+    async def create_dm(self, _user: object) -> _Channel:
+        return self.dm
+
+    def get_partial_messageable(self, _channel_id: int) -> _Channel:
+        return self.room
+
+
+class _Posts:
+    def __init__(self) -> None:
+        self.kept: list[tuple[object, ...]] = []
+        self.shown_at: list[tuple[int, str, int]] = []
+        self.post: Post | None = None
+
+    async def find(self, room_id: int, kind: str) -> Post | None:
+        return self.post
+
+    async def keep(self, room_id: int, kind: str, game_id: int, message_id: str, _: object) -> None:
+        self.kept.append((room_id, kind, game_id, message_id))
+        self.post = Post(room_id, kind, game_id, message_id)
+
+    async def shown(self, room_id: int, kind: str, move_number: int) -> None:
+        self.shown_at.append((room_id, kind, move_number))
+
+
+def _delivery(monkeypatch: pytest.MonkeyPatch) -> tuple[DiscordDelivery, _Client, _Posts]:
+    async def png(_: object) -> bytes:
+        return b"png"
+
+    monkeypatch.setattr(delivery_module, "hand_png", png)
+    monkeypatch.setattr(delivery_module, "board_png", png)
+    client, posts = _Client(), _Posts()
+
+    async def room_id(_place: Place) -> int:
+        return 3
+
+    service = SimpleNamespace(
+        store=SimpleNamespace(posts=posts), room_id=room_id, clock=lambda: None
+    )
+    return DiscordDelivery(client, service), client, posts  # type: ignore[arg-type]
+
+
+def _hand(game: int, move: int) -> Hand:
+    beto = Person("320000000000000102", "Beto", "en")
+    return Hand(beto, game, move, None, None, "Your tiles: 6-4", ())  # type: ignore[arg-type]
+
+
+async def test_closed_direct_messages_are_not_tried_again_in_that_game(monkeypatch) -> None:
+    delivery, client, _ = _delivery(monkeypatch)
+    now = [1000.0]
+    delivery.clock = lambda: now[0]
+    for move in range(1, 6):  # five turns of Beto's
+        await delivery._hand(GAME_ROOM, _hand(7, move), None)
+    assert len(client.dm.sent) == 1  # one refusal, not one a turn
+    told = [m for m in client.room.sent if "My hand" in str(m.get("content"))]
+    assert len(told) == 1  # called once to press My hand
+    # Beto presses My hand at once: no new try yet (each refusal is an invalid request)
+    delivery.asked_for_hand(_hand(7, 6))
+    await delivery._hand(GAME_ROOM, _hand(7, 7), None)
+    assert len(client.dm.sent) == 1
+    # he opened his direct messages and presses My hand a while later: the next hand is
+    # tried by direct message, and goes there
+    client.dm.closed = False
+    now[0] += DM_RETRY_SECONDS
+    delivery.asked_for_hand(_hand(7, 8))
+    await delivery._hand(GAME_ROOM, _hand(7, 9), None)
+    assert client.dm.sent[-1]["content"] == "Your tiles: 6-4"
+    # another game tries once again from the start
+    client.dm.closed = True
+    await delivery._hand(GAME_ROOM, _hand(8, 1), None)
+    assert len(client.dm.sent) == 3
+
+
+async def test_every_board_shown_is_recorded_with_its_move_number(monkeypatch) -> None:
+    delivery, client, posts = _delivery(monkeypatch)
+    table = Table(("Ana", "**Beto**"))
+    for move in (4, 5):
+        board = Board(7, move, None, table, "**Beto** plays 6-4")  # type: ignore[arg-type]
+        await delivery._board(GAME_ROOM, client.room, board)  # type: ignore[arg-type]
+    assert posts.shown_at == [(3, "board", 4), (3, "board", 5)]
+    posted, edited = client.room.sent
+    assert "edited" in edited and posts.kept == [(3, "board", 7, "901")]
+    for sent in (posted, edited):
+        assert sent["content"] == "\\*\\*Beto\\*\\* plays 6-4"
+        allowed = sent["allowed_mentions"]
+        assert isinstance(allowed, discord.AllowedMentions)
+        assert allowed.to_dict() == {"parse": [], "users": []}

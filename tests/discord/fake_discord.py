@@ -28,8 +28,9 @@ What it covers:
   multipart, `with_response`), answered once only (40060) and within 3 s (10062); a deferred
   (type 5) answer is a LOADING message that the first follow-up fills in, as Discord does;
   follow-ups and `@original`/`{id}` GET/PATCH/DELETE through the interaction webhook (15 min).
-* Messages in guild channels, threads and DMs: create (replies, mentions, embeds, components,
-  attachments with ids/urls/sizes/content types/image sizes, served under `/attachments/...`),
+* Messages in guild channels, threads and DMs: create (replies, mentions as far as
+  `allowed_mentions` lets them notify, embeds, components, attachments with
+  ids/urls/sizes/content types/image sizes, served under `/attachments/...`),
   edit (keeping/removing/adding attachments), delete, fetch, history (limit/before/after/around),
   typing; MESSAGE_CREATE/UPDATE/DELETE dispatched to the gateway. Validation of lengths, empty
   messages, component layout and custom_id duplicates, file size (10 MiB), bot permissions from
@@ -2557,13 +2558,56 @@ class FakeDiscord:
         self._files[attachment_id] = upload.data
         return attachment
 
-    def _mentions(self, content: str) -> tuple[list[JSON], list[str]]:
+    def _mentions(self, content: str, allowed: Any = None) -> tuple[list[JSON], list[str], bool]:
+        """Whom a message notifies: the users, roles and @everyone/@here its content
+        mentions, as far as its `allowed_mentions` lets it (absent: all of them)."""
+        parse, allowed_users, allowed_roles = self._allowed_mentions(allowed)
         users = []
         for user_id in dict.fromkeys(int(m) for m in re.findall(r"<@!?(\d+)>", content)):
-            if user_id in self._users:
+            if user_id in self._users and ("users" in parse or str(user_id) in allowed_users):
                 users.append(copy.deepcopy(self._users[user_id]))
-        roles = list(dict.fromkeys(re.findall(r"<@&(\d+)>", content)))
-        return users, roles
+        roles = [
+            r
+            for r in dict.fromkeys(re.findall(r"<@&(\d+)>", content))
+            if "roles" in parse or r in allowed_roles
+        ]
+        everyone = "everyone" in parse and bool(re.search(r"@(everyone|here)\b", content))
+        return users, roles, everyone
+
+    @staticmethod
+    def _allowed_mentions(allowed: Any) -> tuple[set[str], set[str], set[str]]:
+        """(parse, users, roles) of an `allowed_mentions` object, checked as Discord does."""
+        if allowed is None:
+            return {"users", "roles", "everyone"}, set(), set()
+        if not isinstance(allowed, dict):
+            raise _form_error(
+                ("allowed_mentions",),
+                "DICT_TYPE_CONVERT",
+                "Only dictionaries may be used in a DictType",
+            )
+        parse = set(allowed.get("parse") or [])
+        users = {str(u) for u in allowed.get("users") or []}
+        roles = {str(r) for r in allowed.get("roles") or []}
+        if not parse <= {"users", "roles", "everyone"}:
+            raise _form_error(
+                ("allowed_mentions", "parse"),
+                "BASE_TYPE_CHOICES",
+                "Value must be one of {'users', 'roles', 'everyone'}.",
+            )
+        for kind, listed in (("users", users), ("roles", roles)):
+            if kind in parse and listed:
+                raise _form_error(
+                    ("allowed_mentions",),
+                    "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                    f'parse:["{kind}"] and {kind}: [ids...] are mutually exclusive.',
+                )
+            if len(listed) > 100:
+                raise _form_error(
+                    ("allowed_mentions", kind),
+                    "BASE_TYPE_MAX_LENGTH",
+                    "Must be 100 or fewer in length.",
+                )
+        return parse, users, roles
 
     def _create_message(
         self,
@@ -2595,7 +2639,7 @@ class FakeDiscord:
             flags |= EPHEMERAL
         if loading:
             flags |= LOADING
-        mentions, mention_roles = self._mentions(content)
+        mentions, mention_roles, everyone = self._mentions(content, body.get("allowed_mentions"))
         message_id = self.snowflake()
         message: JSON = {
             "type": 0,
@@ -2611,7 +2655,7 @@ class FakeDiscord:
             "author": copy.deepcopy(author),
             "mentions": mentions,
             "mention_roles": mention_roles,
-            "mention_everyone": False,
+            "mention_everyone": everyone,
             "pinned": False,
             "tts": bool(body.get("tts")),
         }
@@ -2681,7 +2725,8 @@ class FakeDiscord:
         updated = copy.deepcopy(message)
         if "content" in body:
             updated["content"] = body["content"] or ""
-            updated["mentions"], updated["mention_roles"] = self._mentions(updated["content"])
+            mentioned = self._mentions(updated["content"], body.get("allowed_mentions"))
+            updated["mentions"], updated["mention_roles"], updated["mention_everyone"] = mentioned
         if "embeds" in body:
             updated["embeds"] = [{"type": "rich", **e} for e in body["embeds"] or []]
         if "components" in body:

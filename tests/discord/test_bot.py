@@ -7,10 +7,6 @@ import asyncio
 import itertools
 import json
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
 
 from tests.discord.driver import (
     CHANNEL,
@@ -18,8 +14,6 @@ from tests.discord.driver import (
     MY_HAND,
     TILE,
     BotProcess,
-    Table,
-    answer_problems,
     command_of,
     custom_ids,
     has_file,
@@ -72,33 +66,6 @@ PRESETS = {
     "mexican_train",
 }
 OTHER_CHANNEL = CHANNEL + 1
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as server:
-        server.guild(GUILD, "Dominó del barrio", locale="en-US")
-        server.text_channel(GUILD, CHANNEL, "dominoes")
-        yield server
-
-
-@pytest.fixture
-async def bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
-    process = BotProcess(fake, tmp_path)
-    await process.start()
-    yield process
-    await process.stop()
-    assert "Traceback" not in process.log(), process.log()
-    assert not leaked_tiles(fake)  # nothing in the channel ever showed a hidden tile
-    assert not public_moves(fake)  # nor a hand's buttons
-
-
-@pytest.fixture
-async def table(fake: FakeDiscord) -> AsyncIterator[Table]:
-    people = Table(fake)
-    yield people
-    # every interaction was answered once, in time
-    assert not answer_problems(fake, people.interactions)
 
 
 def board_posts(fake: FakeDiscord, channel: int = CHANNEL) -> list[Call]:

@@ -289,6 +289,29 @@ async def test_edit_with_new_attachment_and_history(fake: FakeDiscord) -> None:
         assert fake.messages(CHANNEL) == [] and fake.was_deleted(dropped.id)
 
 
+async def test_a_message_notifies_whom_allowed_mentions_lets_it(fake: FakeDiscord) -> None:
+    client = plain_client()
+    async with running(fake, client):
+        channel = client.get_channel(CHANNEL)
+        assert isinstance(channel, discord.TextChannel)
+        text = f"@everyone <@{ANA}> <@{LUIS}>"
+        everyone = await channel.send(text)  # the library's default: everyone and users
+        assert everyone.mention_everyone and {u.id for u in everyone.mentions} == {ANA, LUIS}
+        only_ana = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(ANA)])
+        sent = await channel.send(text, allowed_mentions=only_ana)
+        assert not sent.mention_everyone and [u.id for u in sent.mentions] == [ANA]
+        edited = await sent.edit(content=text, allowed_mentions=discord.AllowedMentions.none())
+        assert not edited.mention_everyone and edited.mentions == []
+        [call] = [c for c in fake.calls if c.method == "PATCH"]
+        assert call.json["allowed_mentions"] == {"parse": []}
+        # both every user and a list of them: Discord refuses the message
+        raw = {"content": text, "allowed_mentions": {"parse": ["users"], "users": [str(ANA)]}}
+        with pytest.raises(discord.HTTPException) as refused:
+            params = discord.http.MultipartParameters(raw, None, None)
+            await client.http.send_message(CHANNEL, params=params)
+        assert refused.value.status == 400
+
+
 async def test_dm_to_closed_dms_is_forbidden(fake: FakeDiscord) -> None:
     fake.close_dms(ANA)
     client = plain_client()
