@@ -27,7 +27,7 @@ def demo(preset: str = "partnership", players: int | None = None, seed: int | No
     print(f"{preset}: {', '.join(names)} (seed {seed})")
     while not game.over:
         hand = game.start_hand(seed=source.randrange(1 << 62))
-        print(f"\nHand {len(game.logs)}: {names[hand.opener]} opens")
+        print(f"\nHand {game.hand_number}: {names[hand.opener]} opens")
         while game.hand is not None:
             seat = game.to_move
             assert seat is not None

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.deal import (
@@ -30,6 +30,38 @@ from engine.tiles import BIT, DOUBLES_MASK, Tile, double, highest, set_mask, set
 from engine.train import TrainHand
 
 MAX_REDEALS = 10_000
+SHEET_ROWS = 20  # the score sheet's rows a view holds: the latest hands
+
+
+@dataclass(frozen=True)
+class OpenerPlan:
+    """Who opens the next hand, as far as the rules say before the deal."""
+
+    mode: str
+    seat: int | None = None  # known before the deal
+    allowed: frozenset[int] | None = None  # seats a record may name instead
+
+
+@dataclass(frozen=True)
+class Standing:
+    """The game as it stood when a hand was dealt: what resuming there needs besides
+    the hands dealt since (their deals and moves)."""
+
+    scores: tuple[int, ...]
+    tiebreak: bool
+    time_up: bool
+    opener: OpenerPlan | None  # line games; a round of Mexican Train follows its number
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A game's state at the deal of hand ``hands_before`` (counted from 0): a game
+    resumed from it and the hands dealt since is the game replayed from its first hand."""
+
+    hands_before: int  # hands dealt (and finished) before it
+    plies_before: int  # moves made in them
+    standing: Standing
+    sheet: tuple[tuple[int, ...], ...]  # the score sheet's last rows (at most SHEET_ROWS)
 
 
 @dataclass(slots=True)
@@ -46,17 +78,14 @@ class HandLog:
     time_up_at: int | None = None
     result: HandResult | None = None
     engine: Tile | None = None  # Mexican Train: the engine double set out on the table
-
-
-@dataclass
-class _OpenerPlan:
-    mode: str
-    seat: int | None = None  # known before the deal
-    allowed: frozenset[int] | None = None  # seats a record may name instead
+    start: Standing | None = None  # the game when this hand was dealt
 
 
 @dataclass
 class Game:
+    """A game; ``logs`` hold its hands, or with ``hands_before`` only the latest of them
+    (a game resumed from a :class:`Checkpoint`, or one that forgot its older hands)."""
+
     rules: Rules
     players: int
     started_at: float | None = None
@@ -64,7 +93,11 @@ class Game:
     logs: list[HandLog] = field(default_factory=list)
     outcome: Outcome | None = None
     time_up: bool = False
+    hands_before: int = 0  # hands dealt before logs[0], all finished
+    plies_before: int = 0  # moves made in them
+    sheet_before: list[tuple[int, ...]] = field(default_factory=list)  # their last rows
     _tiebreak: bool = False
+    _opener_before: OpenerPlan | None = field(default=None, repr=False)  # of logs[0]
     _tiles: list[Tile] = field(default_factory=list, repr=False)
     _hand_size: int = field(default=0, repr=False)
     _seats_of: list[frozenset[int]] = field(default_factory=list, repr=False)
@@ -101,7 +134,22 @@ class Game:
     @property
     def ply(self) -> int:
         """Moves made in the whole game: what a button press names to be refused when stale."""
-        return sum(len(log.state.moves) for log in self.logs)
+        return self.plies_before + sum(len(log.state.moves) for log in self.logs)
+
+    @property
+    def hand_number(self) -> int:
+        """Hands dealt in the whole game: the number of the hand in play or last played
+        (1 for the first), 0 before the first deal."""
+        return self.hands_before + len(self.logs)
+
+    @property
+    def hands_finished(self) -> int:
+        return self.hands_before + sum(1 for log in self.logs if log.result is not None)
+
+    def sheet(self, rows: int = SHEET_ROWS) -> list[tuple[int, ...]]:
+        """The score sheet's last ``rows`` rows: each finished hand's points by side."""
+        recent = [log.result.points for log in self.logs if log.result is not None]
+        return [*self.sheet_before, *recent][-rows:] if rows else []
 
     def legal_moves(self) -> list[Move]:
         hand = self.hand
@@ -127,6 +175,66 @@ class Game:
         if hand is None or not self.rules.divisor:
             return list(self.scores)
         return [s + c for s, c in zip(self.scores, hand.scored, strict=True)]
+
+    # ----- checkpoints ---------------------------------------------------------------
+
+    @classmethod
+    def resumed(cls, rules: Rules, players: int, at: Checkpoint) -> Game:
+        """The game as it stood at checkpoint ``at``, ready for the hands dealt since."""
+        game = cls(rules, players, scores=list(at.standing.scores))
+        if len(game.scores) != sides(rules, players):
+            raise RecordError(
+                f"the checkpoint has {len(game.scores)} scores, not {sides(rules, players)}"
+            )
+        game.hands_before = at.hands_before
+        game.plies_before = at.plies_before
+        game.sheet_before = list(at.sheet[-SHEET_ROWS:])
+        game.time_up = at.standing.time_up
+        game._tiebreak = at.standing.tiebreak
+        game._opener_before = at.standing.opener
+        return game
+
+    def keep_from(self) -> int:
+        """The first hand a compact copy of this game keeps: the last one finished (the
+        next deal's opener and the pictures between hands read it), or the first held."""
+        for index in range(len(self.logs) - 1, -1, -1):
+            if self.logs[index].result is not None:
+                return self.hands_before + index
+        return self.hands_before
+
+    def checkpoint(self, at: int | None = None) -> Checkpoint:
+        """The game at the deal of hand ``at`` (counted from 0; by default
+        :meth:`keep_from`), one of the hands this game holds."""
+        at = self.keep_from() if at is None else at
+        index = at - self.hands_before
+        if not self.logs and index == 0:  # nothing dealt since it was resumed or made
+            standing = Standing(
+                tuple(self.scores), self._tiebreak, self.time_up, self._opener_before
+            )
+            return Checkpoint(at, self.plies_before, standing, tuple(self.sheet_before))
+        if not 0 <= index < len(self.logs):
+            raise ValueError(f"hand {at} is not one of the hands this game holds")
+        earlier = self.logs[:index]
+        start = self.logs[index].start
+        assert start is not None
+        plies = self.plies_before + sum(len(log.state.moves) for log in earlier)
+        rows = [*self.sheet_before, *(log.result.points for log in earlier if log.result)]
+        return Checkpoint(at, plies, start, tuple(rows[-SHEET_ROWS:]))
+
+    def forget_before(self, at: int) -> None:
+        """Let go of the hands before hand ``at`` (kept elsewhere, in storage): the game
+        plays on exactly as before. ``at`` is at most :meth:`keep_from`."""
+        index = at - self.hands_before
+        if index <= 0:
+            return
+        if at > self.keep_from():
+            raise ValueError(f"hand {at} is past the last finished hand")
+        dropped, self.logs = self.logs[:index], self.logs[index:]
+        self.plies_before += sum(len(log.state.moves) for log in dropped)
+        rows = [log.result.points for log in dropped if log.result is not None]
+        self.sheet_before = [*self.sheet_before, *rows][-SHEET_ROWS:]
+        self.hands_before = at
+        self._opener_before = self.logs[0].start.opener if self.logs[0].start else None
 
     # ----- hands ---------------------------------------------------------------------
 
@@ -157,16 +265,16 @@ class Game:
             return self._start_round(seed, deal, boneyard, opener, engine)
         if engine is not None:
             raise RecordError("only Mexican Train sets out an engine")
-        plan = self._plan_opener()
+        planned = plan = self._plan_opener()
         shuffler = Shuffler(seed) if seed is not None else None
         if plan.mode == "draw":
             drawn = tile_draw(shuffler or Shuffler(0), self.rules.set, self.players)
-            plan.seat = drawn if opener is None else opener
-            plan.allowed = frozenset(range(self.players))
+            seats = frozenset(range(self.players))
+            plan = replace(plan, seat=drawn if opener is None else opener, allowed=seats)
         if opener is not None and plan.seat is not None:
             if opener != plan.seat and (plan.allowed is None or opener not in plan.allowed):
                 raise RecordError(self._opener_refusal(plan, opener))
-            plan.seat = opener
+            plan = replace(plan, seat=opener)
         redeals = 0
         while True:
             if shuffler is not None:
@@ -189,12 +297,21 @@ class Game:
         if opener is not None and plan.seat is None and opener != seat:
             raise RecordError(self._opener_refusal(plan, opener, seat))
         state = LineHand(self.rules, masks, dealt.boneyard, seat, opening)
-        self._begin(state, seed, dealt, plan.allowed is not None, redeals=redeals)
+        self._begin(state, seed, dealt, plan.allowed is not None, planned, redeals=redeals)
         return state
 
-    def _begin(self, state: Any, seed: int | None, dealt: Deal, choice: bool, **more: Any) -> None:
+    def _begin(
+        self,
+        state: Any,
+        seed: int | None,
+        dealt: Deal,
+        choice: bool,
+        opener: OpenerPlan | None,
+        **more: Any,
+    ) -> None:
         """Log a new hand and let it report its end to this game."""
         state.on_end = self._finish_hand
+        start = Standing(tuple(self.scores), self._tiebreak, self.time_up, opener)
         self.logs.append(
             HandLog(
                 seed=seed,
@@ -203,6 +320,7 @@ class Game:
                 opener=state.opener,
                 opener_is_choice=choice,
                 state=state,
+                start=start,
                 **more,
             )
         )
@@ -216,7 +334,7 @@ class Game:
         engine: Tile | None,
     ) -> TrainHand:
         rules = self.rules
-        index = len(self.logs)
+        index = self.hand_number
         expected = double(rules.set - index % (rules.set + 1))
         if engine is not None and engine != expected:
             raise RecordError(f"round {index + 1} is played with engine {expected}, not {engine}")
@@ -237,28 +355,28 @@ class Game:
         if opener is not None and opener != first:
             raise RecordError(f"seat {opener} may not open this round; seat {first} does")
         state = TrainHand(rules, masks, dealt.boneyard, first, expected, on_table)
-        self._begin(state, seed, dealt, False, engine=expected if on_table else None)
+        self._begin(state, seed, dealt, False, None, engine=expected if on_table else None)
         return state
 
-    def _plan_opener(self) -> _OpenerPlan:
+    def _plan_opener(self) -> OpenerPlan:
         rules = self.rules
         if not self.logs:
-            return _OpenerPlan(rules.first_opener)
+            return self._opener_before or OpenerPlan(rules.first_opener)
         previous = self.logs[-1]
         assert previous.result is not None
         rule = rules.next_opener
         if rule == "first_rule":
-            return _OpenerPlan(rules.first_opener)
+            return OpenerPlan(rules.first_opener)
         if previous.result.winner is None:
-            return _OpenerPlan("same", previous.opener)
+            return OpenerPlan("same", previous.opener)
         if rule == "rotate":
-            return _OpenerPlan("rotate", (previous.opener + 1) % self.players)
+            return OpenerPlan("rotate", (previous.opener + 1) % self.players)
         if rule == "last_player":
-            return _OpenerPlan("last_player", previous.state.closer)
+            return OpenerPlan("last_player", previous.state.closer)
         if rule == "holder_of_highest_double":
-            return _OpenerPlan("holder")
+            return OpenerPlan("holder")
         team = self._seats_of[previous.result.winner]
-        return _OpenerPlan("winner", self._dominator(previous, team), team)
+        return OpenerPlan("winner", self._dominator(previous, team), team)
 
     def _dominator(self, previous: HandLog, team: frozenset[int]) -> int:
         """The winning side's player who opens by default (RULES.md, next_opener = winner)."""
@@ -274,7 +392,7 @@ class Game:
         )
 
     def _opener_for(
-        self, plan: _OpenerPlan, hands: list[int]
+        self, plan: OpenerPlan, hands: list[int]
     ) -> tuple[int | None, int | None, str | None]:
         """(opener, bitmask of allowed opening tiles or None for any, why to redeal or None)."""
         rules = self.rules
@@ -300,7 +418,7 @@ class Game:
             opening = 1 << highest(doubles)
         return seat, opening, None
 
-    def _opener_refusal(self, plan: _OpenerPlan, opener: int, derived: int | None = None) -> str:
+    def _opener_refusal(self, plan: OpenerPlan, opener: int, derived: int | None = None) -> str:
         who = plan.seat if plan.seat is not None else derived
         if plan.allowed:
             seats = ", ".join(str(s) for s in sorted(plan.allowed))
@@ -407,7 +525,7 @@ class Game:
         scores = self.scores
         family = rules.family
         if family == "train" or family == "divisor":
-            played = sum(1 for log in self.logs if log.result is not None)
+            played = self.hands_finished
             reached = rules.target is not None and max(scores) >= rules.target
             enough = rules.rounds or rules.set + 1 if family == "train" else rules.hands
             if reached or (enough and played >= enough):

@@ -1,5 +1,9 @@
 """Game records (RECORD.md): export a game, import one by replaying it move by move.
 
+A long game is also kept in two parts (the bot saves it so on every move): a
+:func:`checkpoint` at the deal of its last finished hand, and the record of the hands
+from there (:func:`export_since`); :func:`resume` replays at most those two hands.
+
 >>> from engine.rules import Rules
 >>> from engine.game import Game
 >>> g = Game(Rules.from_preset("partnership"), 4)
@@ -12,12 +16,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeGuard
 
 from engine.errors import DominoError, RecordError
-from engine.game import Game
+from engine.game import Checkpoint, Game, HandLog, OpenerPlan, Standing
 from engine.moves import Move
+from engine.outcome import Outcome
 from engine.rules import Rules
 from engine.tiles import Tile
 
@@ -28,31 +33,162 @@ _HAND_KEYS = {"deal", "boneyard", "seed", "opener", "engine", "moves", "time_up_
 
 def export(game: Game, names: Sequence[str] | None = None) -> dict[str, Any]:
     """The record of ``game`` as a JSON-ready dict; deals are always written out in full."""
+    if game.hands_before:
+        raise ValueError(
+            f"this game holds its hands from hand {game.hands_before} only; "
+            "the earlier ones are where it was checkpointed (export_since)"
+        )
+    return export_since(game, 0, names)
+
+
+def export_since(
+    game: Game, start: int | None = None, names: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """The record of ``game`` with only its hands from hand ``start`` (counted from 0;
+    by default its last finished hand): with :func:`checkpoint` at ``start``, what
+    :func:`resume` takes."""
+    start = game.keep_from() if start is None else start
     names = list(names) if names is not None else [f"Seat {i}" for i in range(game.players)]
-    hands = []
-    for log in game.logs:
-        entry: dict[str, Any] = {
-            "deal": [[str(t) for t in hand] for hand in log.deal],
-            "boneyard": [str(t) for t in log.boneyard],
-        }
-        if log.engine is not None:
-            entry["engine"] = str(log.engine)
-        if log.opener_is_choice:
-            entry["opener"] = log.opener
-        if log.time_up_at is not None:
-            entry["time_up_at"] = log.time_up_at
-        entry["moves"] = [str(m) for m in log.state.moves]
-        hands.append(entry)
     return {
         "format": FORMAT,
         "rules": {"preset": game.rules.preset, "options": game.rules.options()},
         "players": names,
-        "hands": hands,
+        "hands": export_hands(game, start),
     }
+
+
+def export_hands(game: Game, start: int, stop: int | None = None) -> list[dict[str, Any]]:
+    """The record entries of hands ``start`` to ``stop`` (counted from 0, ``stop`` not
+    included; by default to the last), which the game must hold."""
+    stop = game.hand_number if stop is None else stop
+    first = start - game.hands_before
+    if first < 0 or stop > game.hand_number:
+        raise ValueError(f"hands {start} to {stop} are not all held by this game")
+    return [_hand_entry(log) for log in game.logs[first : stop - game.hands_before]]
+
+
+def _hand_entry(log: HandLog) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "deal": [[str(t) for t in hand] for hand in log.deal],
+        "boneyard": [str(t) for t in log.boneyard],
+    }
+    if log.engine is not None:
+        entry["engine"] = str(log.engine)
+    if log.opener_is_choice:
+        entry["opener"] = log.opener
+    if log.time_up_at is not None:
+        entry["time_up_at"] = log.time_up_at
+    entry["moves"] = [str(m) for m in log.state.moves]
+    return entry
+
+
+def checkpoint(game: Game, at: int | None = None) -> dict[str, Any]:
+    """The game at the deal of hand ``at`` (by default its last finished hand) as a
+    JSON-ready dict, for :func:`resume`. It holds the totals and the score sheet's last
+    rows, not the hands before it. ``outcome`` is written when the game is over, for an
+    end its hands alone do not decide (a game stopped at its length limit)."""
+    point = game.checkpoint(at)
+    standing = point.standing
+    opener = standing.opener
+    data: dict[str, Any] = {
+        "hands_before": point.hands_before,
+        "plies_before": point.plies_before,
+        "scores": list(standing.scores),
+        "tiebreak": standing.tiebreak,
+        "time_up": standing.time_up,
+        "opener": None
+        if opener is None
+        else {
+            "mode": opener.mode,
+            "seat": opener.seat,
+            "allowed": None if opener.allowed is None else sorted(opener.allowed),
+        },
+        "sheet": [list(row) for row in point.sheet],
+    }
+    if game.outcome is not None:
+        outcome = game.outcome
+        data["outcome"] = {
+            "winner": outcome.winner,
+            "reason": outcome.reason,
+            "scores": list(outcome.scores),
+        }
+    return data
+
+
+def resume(data: Any, point: Any) -> Game:
+    """Replay the hands of record ``data`` (those dealt since the checkpoint) from
+    checkpoint ``point``; raises :class:`RecordError` naming the first problem."""
+    at = _read(point)
+    game = _new_game(data, lambda rules, players: Game.resumed(rules, players, at))
+    _replay_hands(game, data)
+    ended = point.get("outcome")
+    if game.outcome is None and ended is not None:
+        game.outcome = _read_outcome(ended, len(game.scores))
+    return game
+
+
+def _read(point: Any) -> Checkpoint:
+    if not isinstance(point, Mapping):
+        raise RecordError("a checkpoint is a JSON object")
+    hands, plies = point.get("hands_before"), point.get("plies_before")
+    if not _count(hands) or not _count(plies):
+        raise RecordError("checkpoint: hands_before and plies_before are counts (0 or more)")
+    scores = _numbers(point.get("scores"), "checkpoint: scores")
+    sheet = point.get("sheet", [])
+    if not isinstance(sheet, list):
+        raise RecordError("checkpoint: sheet must be a list of rows")
+    rows = tuple(tuple(_numbers(row, "checkpoint: sheet")) for row in sheet)
+    if len(rows) > hands or any(len(row) != len(scores) for row in rows):
+        raise RecordError("checkpoint: the sheet's rows do not fit its hands and scores")
+    flags = point.get("tiebreak", False), point.get("time_up", False)
+    if not all(isinstance(flag, bool) for flag in flags):
+        raise RecordError("checkpoint: tiebreak and time_up are true or false")
+    standing = Standing(tuple(scores), flags[0], flags[1], _read_opener(point.get("opener")))
+    return Checkpoint(hands, plies, standing, rows)
+
+
+def _read_opener(value: Any) -> OpenerPlan | None:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping) or not isinstance(value.get("mode"), str):
+        raise RecordError("checkpoint: opener is an object with a mode")
+    seat, allowed = value.get("seat"), value.get("allowed")
+    if seat is not None and not _count(seat):
+        raise RecordError("checkpoint: the opener's seat is a seat number")
+    seats = None if allowed is None else frozenset(_numbers(allowed, "checkpoint: allowed"))
+    return OpenerPlan(value["mode"], seat, seats)
+
+
+def _read_outcome(value: Any, sides: int) -> Outcome:
+    if not isinstance(value, Mapping) or not _count(value.get("winner")):
+        raise RecordError("checkpoint: outcome names a winning side")
+    scores = _numbers(value.get("scores"), "checkpoint: outcome scores")
+    if value["winner"] >= sides or len(scores) != sides or not isinstance(value.get("reason"), str):
+        raise RecordError("checkpoint: the outcome does not fit this game")
+    return Outcome(value["winner"], value["reason"], tuple(scores))
+
+
+def _count(value: Any) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _numbers(value: Any, where: str) -> list[int]:
+    if not isinstance(value, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
+        raise RecordError(f"{where} must be a list of whole numbers")
+    return list(value)
 
 
 def load(data: Any) -> Game:
     """Replay a record into a game; raises :class:`RecordError` naming the first problem."""
+    game = _new_game(data, Game)
+    _replay_hands(game, data)
+    return game
+
+
+def _new_game(data: Any, make: Callable[[Rules, int], Game]) -> Game:
+    """The game (``make(rules, players)``) of record ``data``'s rules and players."""
     if not isinstance(data, Mapping):
         raise RecordError("a record is a JSON object")
     unknown = set(data) - _TOP_KEYS
@@ -68,15 +204,17 @@ def load(data: Any) -> Game:
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise RecordError("players must be a list of names")
     try:
-        game = Game(rules, len(players))
+        return make(rules, len(players))
     except DominoError as error:
         raise RecordError(f"players: {error}") from None
+
+
+def _replay_hands(game: Game, data: Mapping[str, Any]) -> None:
     hands = data.get("hands", [])
     if not isinstance(hands, list):
         raise RecordError("hands must be a list")
-    for index, hand in enumerate(hands):
+    for index, hand in enumerate(hands, game.hands_before):
         _replay_hand(game, index, hand)
-    return game
 
 
 def _replay_hand(game: Game, index: int, hand: Any) -> None:

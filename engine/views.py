@@ -47,8 +47,10 @@ class View:
     trains: tuple[TrainView, ...] = ()  # each seat's train, then the Mexican train
     unsatisfied: tuple[tuple[int, Tile], ...] = ()  # (train, double) in duty order
     first_round: bool = False
-    # The score sheet: each finished hand's points by side, in the order played.
+    # The score sheet's latest rows (at most SHEET_ROWS): each finished hand's points by
+    # side, in the order played; ``sheet_first`` rows came before them.
     sheet: tuple[tuple[int, ...], ...] = ()
+    sheet_first: int = 0
 
     @property
     def my_turn(self) -> bool:
@@ -65,11 +67,12 @@ def view_of(game: Game, seat: int | None = None) -> View:
     line = hand if isinstance(hand, LineHand) else None
     in_play = log is not None and log.result is None
     to_move = hand.to_move if hand is not None and in_play else None
+    sheet = tuple(game.sheet())
     return View(
         rules=game.rules,
         players=game.players,
         seat=seat,
-        hand_number=len(game.logs),
+        hand_number=game.hand_number,
         ply=game.ply,
         hand=tuple(hand.hand(seat)) if hand is not None and seat is not None else (),
         tile_counts=tuple(h.bit_count() for h in hand.hands) if hand else (0,) * game.players,
@@ -93,5 +96,6 @@ def view_of(game: Game, seat: int | None = None) -> View:
         trains=tuple(train.trains()) if train is not None else (),
         unsatisfied=tuple(train.unsatisfied()) if train is not None else (),
         first_round=train.first_round if train is not None else False,
-        sheet=tuple(log.result.points for log in game.logs if log.result is not None),
+        sheet=sheet,
+        sheet_first=game.hands_finished - len(sheet),
     )

@@ -102,11 +102,13 @@ def side_names(view: View, names: Sequence[str]) -> list[str]:
 def draw_score_sheet(
     view: View, names: Sequence[str], theme_name: str = "classic", lang: str = "es"
 ) -> Image.Image:
-    """Every finished hand's points by side, and the totals, from a view's sheet."""
+    """The latest finished hands' points by side, numbered in the whole game, and the
+    totals, from a view's sheet."""
     theme = theme_named(theme_name)
     sides = side_names(view, names)
     kind = word("round", lang) if view.rules.family == "train" else word("hand", lang)
-    rows = [[f"{kind} {i + 1}", *(str(p) for p in points)] for i, points in enumerate(view.sheet)]
+    first = view.sheet_first + 1
+    rows = [[f"{kind} {first + i}", *(str(p) for p in row)] for i, row in enumerate(view.sheet)]
     rows.append([word("total", lang), *(str(s) for s in view.scores)])
     widths = [1.2] + [1.0] * len(sides)
     return _draw_table(word("score_sheet", lang), [kind, *sides], rows, widths, theme)
