@@ -20,13 +20,13 @@ from bot.names import clean_name
 from bot.seats import Seat, seats_from, seats_json
 from engine.game import Game
 from engine.moves import Move
-from engine.record import export, load
+from engine.record import checkpoint, export_hands, export_since, load, resume
 from engine.rules import Rules
 from lang import language, tr
 from render.board import Table
 from storage.database import utcnow
 from storage.errors import Conflict, NotFound, StorageError, Unavailable
-from storage.games import ACTIVE, GameRow
+from storage.games import ACTIVE, GameRow, StoredHand, hands_stored
 from storage.people import Community, Room, User
 from storage.store import Store
 from storage.timers import TimerPlan
@@ -118,10 +118,13 @@ class Loaded:
 
 
 def _moves_after(game: Game, plies: int) -> list[tuple[int, str]]:
-    """The (hand, move) pairs of ``game`` after its first ``plies`` moves, in order."""
+    """The (hand, move) pairs of ``game`` after its first ``plies`` moves of the whole
+    game, in order (hands counted in the whole game)."""
     found: list[tuple[int, str]] = []
-    skip = plies
-    for hand, log in enumerate(game.logs):
+    skip = plies - game.plies_before
+    if skip < 0:
+        raise ValueError(f"move {plies} is before the hands this game holds")
+    for hand, log in enumerate(game.logs, game.hands_before):
         moves = log.state.moves
         if skip >= len(moves):
             skip -= len(moves)
@@ -339,7 +342,9 @@ class ServiceCore:
             if cached is not None and cached[0] == row.version:
                 game = cached[1]
             else:
-                game = load(record)
+                point = snapshot.get("checkpoint")
+                # without a checkpoint: saved by an older version, the whole record
+                game = load(record) if point is None else resume(record, point)
                 game.started_at = meta.get("started_at")
                 self._games[row.id] = (row.version, game)
         return Loaded(row, seats_from(row.seats), record, meta, game)
@@ -362,35 +367,50 @@ class ServiceCore:
         keep_game: bool = True,
         timers: TimerPlan | None = None,
     ) -> Loaded:
-        """Write the game (its record, seats and notes) with the version it was loaded at;
-        the moves made since go to the log."""
+        """Write the game (its latest hands, checkpoint, seats and notes) with the version
+        it was loaded at; the moves made since go to the log, and the hands that leave the
+        snapshot to the game's stored hands, once. What is written does not grow with the
+        number of hands played."""
         game = loaded.game
         names = [self._name(s, i, ctx.lang) for i, s in enumerate(loaded.seats)]
+        moves: list[tuple[int, str]] = []
+        leaving: list[StoredHand] = []
+        snapshot: dict[str, Any] = {"meta": loaded.meta}
         if game is not None:
-            loaded.record = export(game, names[: game.players])
+            start = game.keep_from()  # the last finished hand: the next deal reads it
+            stored = hands_stored(loaded.row.snapshot)
+            entries = export_hands(game, stored, start)
+            for hand, entry in enumerate(entries, stored):
+                result = game.logs[hand - game.hands_before].result
+                assert result is not None  # a hand before the last finished one
+                leaving.append(StoredHand(hand, entry, list(result.points), result.winner))
+            loaded.record = export_since(game, start, names[: game.players])
+            snapshot["checkpoint"] = checkpoint(game, start)
+            moves = _moves_after(game, loaded.row.plies)
         else:
             loaded.record = dict(loaded.record, players=names)
-        moves: list[tuple[int, str]] = []
-        if game is not None:
-            moves = _moves_after(game, loaded.row.plies)
+        snapshot["record"] = loaded.record
         seats = seats_json(loaded.seats)
         version = await self.store.games.save(
             loaded.row.id,
             loaded.row.version,
-            {"record": loaded.record, "meta": loaded.meta},
+            snapshot,
             moves,
             ctx.now,
             status=status,
             seats=seats if seats != loaded.row.seats else None,  # unchanged: not rewritten
             timers=timers,
+            hands=leaving,
         )
+        if game is not None:
+            game.forget_before(game.keep_from())  # stored now: memory stays as small
         row = replace(
             loaded.row,
             version=version,
             plies=loaded.row.plies + len(moves),
             status=status or loaded.row.status,
             seats=seats,
-            snapshot={"record": loaded.record, "meta": loaded.meta},
+            snapshot=snapshot,
             updated_at=ctx.now,
         )
         self._remember(row.room_id, row)

@@ -348,7 +348,7 @@ class Play(ServiceCore):
         if game.outcome is not None:
             raise Refusal(texts.GAME_OVER)
         game.start_hand(seed=self.seeds())
-        ctx.say(texts.NEW_HAND, number=len(game.logs))
+        ctx.say(texts.NEW_HAND, number=game.hand_number)
         await self._progress(ctx, loaded, fresh_hand=True)
 
     async def _finish(self, ctx: Context, loaded: Loaded) -> None:

@@ -71,17 +71,14 @@ async def record_results(
                 partner_id=partner,
             )
         )
-    hands = []
-    for log in game.logs:
-        result = log.result
-        if result is None:
-            continue
-        hands.append(
-            [
-                (result.points[game.side_of(s)], game.side_of(s) == result.winner)
-                for s in range(game.players)
-            ]
-        )
+    # the hands before those the game holds are stored, each with its points
+    stored = await store.games.hands(loaded.row.id, before=game.hands_before)
+    results = [(tuple(h.points), h.winner) for h in stored]
+    results += [(log.result.points, log.result.winner) for log in game.logs if log.result]
+    hands = [
+        [(points[game.side_of(s)], game.side_of(s) == winner) for s in range(game.players)]
+        for points, winner in results
+    ]
     changes = await store.results.record_game(
         loaded.row.id,
         ctx.community.id,

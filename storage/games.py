@@ -1,4 +1,11 @@
-"""Games: a snapshot with a version, and the append-only log of their moves.
+"""Games: a snapshot with a version, the append-only log of their moves, and their
+finished hands, each written once.
+
+A game's snapshot is ``{"record": ..., "checkpoint": ..., "meta": ...}``: the record
+(domino-record/1) holds the hands from the last finished one, the checkpoint the game
+as it stood when the first of them was dealt (engine/record.py); the hands before it are
+in ``game_hands``, so what a save writes does not grow with the game. A snapshot without
+a checkpoint (a lobby, or saved by an older version) holds the whole record.
 
 Saving names the version the game was loaded at. If another process saved first, the
 version has moved on and the save fails with :class:`Conflict` (nothing written): the
@@ -16,8 +23,8 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, delete, insert, select, update
 
 from storage.database import Database, first, rows
-from storage.errors import Conflict, NotFound
-from storage.schema import communities, game_seats, games, moves, rooms
+from storage.errors import Conflict, NotFound, StorageError
+from storage.schema import communities, game_hands, game_seats, games, moves, rooms
 from storage.timers import TimerPlan, apply_plan
 
 ACTIVE = ("lobby", "playing")
@@ -43,6 +50,22 @@ class LoggedMove:
     ply: int
     hand: int
     move: str
+
+
+@dataclass(frozen=True)
+class StoredHand:
+    """A finished hand, as it leaves the snapshot for good."""
+
+    hand: int  # counted from 0
+    record: dict[str, Any]  # its domino-record/1 entry
+    points: list[int]  # by side
+    winner: int | None  # the side that won it
+
+
+def hands_stored(snapshot: dict[str, Any]) -> int:
+    """How many of the game's first hands are in game_hands rather than the snapshot."""
+    point = snapshot.get("checkpoint")
+    return int(point.get("hands_before", 0)) if isinstance(point, dict) else 0
 
 
 class GameRepository:
@@ -143,11 +166,12 @@ class GameRepository:
         status: str | None = None,
         seats: list[dict[str, Any]] | None = None,
         timers: TimerPlan | None = None,
+        hands: Sequence[StoredHand] = (),
     ) -> int:
-        """Write the snapshot and append ``new_moves`` ((hand, move) in order) as one
-        transaction, if the game is still at ``version``; the new version. ``timers``
-        change in the same transaction. Raises :class:`Conflict` when another save came
-        first (nothing is written then)."""
+        """Write the snapshot and append ``new_moves`` ((hand, move) in order) and the
+        ``hands`` that leave the snapshot as one transaction, if the game is still at
+        ``version``; the new version. ``timers`` change in the same transaction. Raises
+        :class:`Conflict` when another save came first (nothing is written then)."""
         values: dict[str, Any] = {"snapshot": snapshot, "updated_at": now}
         if status is not None:
             values["status"] = status
@@ -186,9 +210,48 @@ class GameRepository:
                         for i, (hand, text) in enumerate(new_moves)
                     ],
                 )
+            if hands:
+                db.execute(
+                    _STORE_HANDS,
+                    [
+                        {
+                            "game_id": game_id,
+                            "hand": h.hand,
+                            "record": h.record,
+                            "points": h.points,
+                            "winner": h.winner,
+                        }
+                        for h in hands
+                    ],
+                )
 
         await self._db.run(work)
         return version + 1
+
+    async def record(self, game_id: int) -> dict[str, Any]:
+        """The game's whole domino-record/1 record: its stored hands and its snapshot's."""
+        row = await self.load(game_id)
+        record = dict(row.snapshot.get("record") or {})
+        before = hands_stored(row.snapshot)
+        if not before:
+            return record
+        stored = [hand.record for hand in await self.hands(game_id, before)]
+        return dict(record, hands=[*stored, *record.get("hands", [])])
+
+    async def hands(self, game_id: int, before: int) -> list[StoredHand]:
+        """The game's first ``before`` hands as stored (each once it left the snapshot)."""
+        query = (
+            select(game_hands)
+            .where(game_hands.c.game_id == game_id, game_hands.c.hand < before)
+            .order_by(game_hands.c.hand)
+        )
+        found = [
+            StoredHand(r.hand, r.record, list(r.points), r.winner)
+            for r in await self._db.run(rows, query)
+        ]
+        if [h.hand for h in found] != list(range(before)):
+            raise StorageError(f"game {game_id} lacks some of its first {before} hands")
+        return found
 
     async def log(self, game_id: int) -> list[LoggedMove]:
         """The game's moves as logged, in order."""
@@ -205,6 +268,7 @@ _ACTIVE_IN = select(games).where(
     games.c.room_id == bindparam("room_id"), games.c.status.in_(ACTIVE)
 )
 _LOG_MOVES = insert(moves)
+_STORE_HANDS = insert(game_hands)
 _UNSEAT = delete(game_seats).where(game_seats.c.game_id == bindparam("game_id"))
 _SEAT = insert(game_seats)
 
@@ -238,8 +302,8 @@ def _seat(db: Connection, game_id: int, seats: list[dict[str, Any]]) -> None:
 
 
 def snapshot_moves(snapshot: dict[str, Any]) -> list[tuple[int, str]]:
-    """The (hand, move) pairs a snapshot (a domino-record/1 record) holds, in order: what
-    the move log must hold too."""
+    """The (hand, move) pairs a whole domino-record/1 record (:meth:`GameRepository.record`)
+    holds, in order: what the move log must hold too."""
     found: list[tuple[int, str]] = []
     for index, hand in enumerate(snapshot.get("hands", [])):
         found += [(index, str(move)) for move in hand.get("moves", [])]

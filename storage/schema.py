@@ -73,8 +73,9 @@ rooms = Table(
     UniqueConstraint("community_id", "platform_id"),
 )
 
-# A game: its rules, who sits where, a snapshot (a domino-record/1 record, so it can be
-# replayed) and the version every save must name.
+# A game: its rules, who sits where, a snapshot (a domino-record/1 record of its latest
+# hands and the checkpoint they are replayed from; the hands before are in game_hands)
+# and the version every save must name.
 games = Table(
     "games",
     metadata,
@@ -118,6 +119,19 @@ moves = Table(
     Column("hand", Integer, nullable=False),
     Column("move", String(64), nullable=False),
     Column("created_at", DateTime, nullable=False),
+)
+
+# A game's hands that no longer change, each written once, when it leaves the snapshot
+# (the snapshot keeps a checkpoint and the hands from the last finished one): the whole
+# record is these and the snapshot's, and a save's size does not grow with the game.
+game_hands = Table(
+    "game_hands",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id"), primary_key=True),
+    Column("hand", Integer, primary_key=True),  # counted from 0
+    Column("record", JSON, nullable=False),  # the hand as a domino-record/1 entry
+    Column("points", JSON, nullable=False),  # what it wrote on the score sheet, by side
+    Column("winner", Integer),  # the side that won it, if any
 )
 
 # Turn timers and the like, due at a time; a process claims one before firing it, so

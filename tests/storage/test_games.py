@@ -1,21 +1,34 @@
 """Games: versions that refuse a lost race, a move log that matches the snapshot, one
-active game per room; and across processes: nothing lost, nothing doubled, nothing
-reported saved and then missing after a SIGKILL."""
+active game per room, finished hands stored once and a save that does not grow with the
+game; and across processes: nothing lost, nothing doubled, nothing reported saved and
+then missing after a SIGKILL."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
 import sys
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import select, text
+from sqlalchemy.exc import IntegrityError
 
-from storage.errors import Conflict, NotFound
-from storage.games import snapshot_moves
+from bot.core import Context, Loaded
+from bot.model import Command
+from bot.service import GameService
+from engine.game import Game
+from engine.players import make_player
+from engine.record import export, load
+from engine.views import view_of
+from storage.database import rows
+from storage.errors import Conflict, NotFound, StorageError
+from storage.games import StoredHand, hands_stored, snapshot_moves
+from storage.schema import hand_results
 from storage.store import Store
+from tests.bot.driver import Room
 from tests.storage.conftest import NOW
 
 SEATS = [{"user": None, "bot": "normal"}] * 4
@@ -153,3 +166,142 @@ async def test_a_killed_writer_loses_nothing_it_reported(
             assert check == "ok"
     finally:
         await reopened.close()
+
+
+def hand(n: int) -> dict:
+    return {"seed": n, "moves": [f"0: {n}-{n}"]}
+
+
+async def test_hands_leaving_the_snapshot_are_stored_once_and_complete_the_record(
+    store: Store, room: int
+) -> None:
+    game = await store.games.create(room, "draw", SEATS, {"record": RECORD}, NOW)
+    leaving = [StoredHand(0, hand(0), [12, 0], 0), StoredHand(1, hand(1), [0, 0], None)]
+    snapshot = {"record": dict(RECORD, hands=[hand(2)]), "checkpoint": {"hands_before": 2}}
+    await store.games.save(game.id, 1, snapshot, [], NOW, status="playing", hands=leaving)
+    assert (await store.games.record(game.id))["hands"] == [hand(0), hand(1), hand(2)]
+    assert await store.games.hands(game.id, before=2) == leaving
+    assert await store.games.hands(game.id, before=0) == []
+    with pytest.raises(IntegrityError):  # a stored hand is never written again
+        await store.games.save(game.id, 2, snapshot, [(2, "x")], NOW, hands=leaving[1:])
+    assert (await store.games.load(game.id)).version == 2  # nothing of that save is kept
+    assert await store.games.log(game.id) == []
+    with pytest.raises(StorageError):  # a snapshot past the hands stored: said, not guessed
+        await store.games.hands(game.id, before=3)
+
+
+async def test_a_snapshot_of_an_older_version_is_the_whole_record(store: Store, room: int) -> None:
+    whole = {"record": dict(RECORD, hands=[hand(0), hand(1)]), "meta": {}}
+    game = await store.games.create(room, "draw", SEATS, whole, NOW, status="playing")
+    assert await store.games.record(game.id) == whole["record"]
+
+
+# ----- through the service: what a save writes, and what a load replays ---------------
+
+
+async def two_people(store: Store, target: int) -> tuple[Room, Loaded, Context]:
+    """A draw game of Ana and Beto begun through the service, as it holds it."""
+    room = await Room.open(store)
+    await room.say("Ana", f"/new draw {target}")
+    await room.say("Beto", "/join")
+    await room.say("Ana", "/begin")
+    row = await store.games.active_in(1)
+    assert row is not None
+    service = room.service
+    ctx = await service._context(Command(room.place, room.person("Ana"), "play"))
+    return room, service._loaded(row), ctx
+
+
+def play_moves(game: Game, count: int | None = None) -> None:
+    """Computer players' moves: ``count`` of them, or to the end of the hand."""
+    while game.hand is not None and (count is None or count > 0):
+        seat = game.to_move
+        assert seat is not None
+        game.apply(
+            game.forced_move() or make_player("greedy", game.ply).choose(view_of(game, seat))
+        )
+        count = None if count is None else count - 1
+
+
+async def test_a_save_does_not_grow_with_the_hands_played(store: Store) -> None:
+    room, loaded, ctx = await two_people(store, 100_000)
+    game = loaded.game
+    assert game is not None
+    sizes = {}
+    while game.hand_number < 50:
+        play_moves(game)
+        await room.service._save(ctx, loaded)
+        game.start_hand(seed=game.hand_number)
+        play_moves(game, 3)
+        await room.service._save(ctx, loaded)
+        snapshot = (await store.games.load(loaded.row.id)).snapshot
+        sizes[game.hand_number] = len(json.dumps(snapshot))
+        assert len(snapshot["record"]["hands"]) == 2  # the last finished hand, the one in play
+    whole = await store.games.record(loaded.row.id)
+    assert sizes[50] < 2 * sizes[2] and 10 * sizes[50] < len(json.dumps(whole))
+    # the whole record, the move log and a restarted service all agree with the game
+    assert snapshot_moves(whole) == [(m.hand, m.move) for m in await store.games.log(1)]
+    replayed = load(whole)
+    restarted = GameService(store)._loaded(await store.games.load(1)).game
+    for other in (replayed, restarted):
+        assert other is not None
+        assert (other.scores, other.ply, other.hand_number) == (game.scores, game.ply, 50)
+        assert view_of(other) == view_of(game) and view_of(other, 0) == view_of(game, 0)
+
+
+async def test_a_finished_game_writes_every_hands_result(store: Store) -> None:
+    room, _, _ = await two_people(store, 120)
+    for _ in range(3_000):
+        row = await store.games.load(1)
+        if row.status == "finished":
+            break
+        game = room.service._loaded(row).game
+        assert game is not None
+        if game.hand is None:
+            room.clock.advance(10)
+            await room.say("Ana", "/next")
+            continue
+        seat = game.to_move
+        assert seat is not None
+        move = game.legal_moves()[0]
+        words = room.service._command_for(move).split()
+        person = room.person(("Ana", "Beto")[seat])
+        await room.service.handle(
+            Command(room.place, person, words[0], tuple(words[1:]), game.ply, 1)
+        )
+    whole = await store.games.record(1)
+    assert row.status == "finished" and hands_stored(row.snapshot) > 0
+    results = await store.database.run(
+        rows, select(hand_results.c.hand).where(hand_results.c.game_id == 1)
+    )
+    assert sorted({r.hand for r in results}) == list(range(len(whole["hands"])))
+    assert load(whole).outcome is not None
+
+
+async def test_a_game_saved_whole_by_an_older_version_plays_on(store: Store) -> None:
+    room, loaded, _ = await two_people(store, 100_000)
+    game = loaded.game
+    assert game is not None
+    for _ in range(3):
+        play_moves(game)
+        game.start_hand(seed=game.hand_number)
+    play_moves(game, 2)
+    older = {"record": export(game, ["Ana", "Beto"]), "meta": loaded.meta}  # no checkpoint
+    logged = snapshot_moves(older["record"])[loaded.row.plies :]
+    await store.games.save(1, loaded.row.version, older, logged, NOW)
+    room.service._games.clear()  # as after an upgrade: read from storage
+    seat = game.to_move
+    assert seat is not None
+    move = game.legal_moves()[0]
+    game.apply(move)
+    words = room.service._command_for(move).split()
+    person = room.person(("Ana", "Beto")[seat])
+    await room.service.handle(
+        Command(room.place, person, words[0], tuple(words[1:]), game.ply - 1, 1)
+    )
+    row = await store.games.load(1)
+    assert hands_stored(row.snapshot) == 2  # the hands before the last finished one left
+    whole = await store.games.record(1)
+    assert whole["hands"][:3] == older["record"]["hands"][:3]
+    assert load(whole).ply == game.ply
+    assert snapshot_moves(whole) == [(m.hand, m.move) for m in await store.games.log(1)]
