@@ -115,9 +115,7 @@ async def test_after_a_restart_the_room_sees_the_latest_move_once(store: Store) 
     row = await store.games.active_in(1)
     assert board.move_number == row.plies and board.view.seat is None
     to_move = board.view.to_move
-    assert [e.person.name for e in effects if isinstance(e, Hand)] == [
-        ["Ana", "Beto"][to_move]
-    ]
+    assert [e.person.name for e in effects if isinstance(e, Hand)] == [["Ana", "Beto"][to_move]]
     await store.posts.shown(1, "board", board.move_number)
     assert await GameService(store, clock=room.clock).resume("console") == []
     assert await fresh.resume("telegram") == []
@@ -173,5 +171,3 @@ async def test_strict_mode_lets_a_bug_fail_the_test(
         await room.say("Ana", "/score")
     monkeypatch.setattr("bot.core.STRICT", False)
     assert "Nothing was changed" in (await room.say("Ana", "/score"))[0].text
-
-

@@ -87,8 +87,13 @@ async def test_next_cannot_deal_faster_than_the_pause(store: Store) -> None:
     await room.say("Ana", "/add_ai")
     await room.say("Ana", "/begin")
     for _ in range(500):  # to the end of the first hand
-        if any(isinstance(e, Board) and e.view.hand_number == 1 and e.view.to_move is None
-               and e.view.revealed for e in room.log):
+        if any(
+            isinstance(e, Board)
+            and e.view.hand_number == 1
+            and e.view.to_move is None
+            and e.view.revealed
+            for e in room.log
+        ):
             break
         hand = [h for h in hands_for(room.log, "Ana") if h.buttons][-1]
         await room.press("Ana", hand.buttons[0])
@@ -113,7 +118,7 @@ async def test_a_game_ends_at_its_maximum_length(
     await room.say("Ana", "/begin")
     final = await play_out(room, ["Ana", "Beto"])
     assert view_of_hands(final) == limit
-    row = (await store.games.latest_over_in(1))
+    row = await store.games.latest_over_in(1)
     assert row is not None
     text = said(room.log)
     if final.view.outcome is not None:
@@ -125,4 +130,3 @@ async def test_a_game_ends_at_its_maximum_length(
 
 def view_of_hands(board: Board) -> int:
     return board.view.hand_number
-
