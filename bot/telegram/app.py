@@ -13,8 +13,16 @@ import logging
 import secrets
 from datetime import UTC, datetime, timedelta
 
-from telegram import BotCommand, CallbackQuery, Chat, Update, User
-from telegram.constants import ChatMemberStatus, ChatType
+from telegram import (
+    BotCommand,
+    CallbackQuery,
+    Chat,
+    MaybeInaccessibleMessage,
+    Message,
+    Update,
+    User,
+)
+from telegram.constants import ChatMemberStatus, ChatType, MessageEntityType
 from telegram.error import Forbidden, InvalidToken, NetworkError, TelegramError
 from telegram.ext import (
     Application,
@@ -173,7 +181,8 @@ class TelegramBot:
         topic = message.message_thread_id if message.is_topic_message else None
         place = place_of(chat, topic, user.language_code)
         admin = action in ADMIN_ACTIONS and await self._is_admin(chat, user)
-        command = Command(place, person_of(user, admin), action, tuple(args))
+        words = stats_args(message) if action == "stats" else tuple(args)
+        command = Command(place, person_of(user, admin), action, words)
         await self.delivery.deliver(place, await self.service.handle(command))
 
     async def _private_command(self, user: User, action: str, args: list[str]) -> None:
@@ -188,8 +197,9 @@ class TelegramBot:
                 await self._say_privately(user, tr(lang, texts.DATABASE_DOWN))
                 return
             if place is not None:
-                effects = await self.service.handle(Command(place, person_of(user), "hand"))
-                await self.delivery.deliver(place, effects)
+                game_id = int(args[0][1:])
+                command = Command(place, person_of(user), "hand", private=True, game_id=game_id)
+                await self.delivery.deliver(place, await self.service.handle(command))
                 return
             await self._say_privately(user, tr(lang, texts.NO_SUCH_GAME))
             return
@@ -238,24 +248,25 @@ class TelegramBot:
         chat = message.chat
         assert self.delivery is not None
         self.delivery.seen(chat.id, message.message_id)
-        if chat.type == ChatType.PRIVATE:
-            # a hand's buttons, in the private chat: the game says where it is played
-            place = (
-                await self.service.place_of_game(pressed.game_id)
-                if pressed.game_id is not None
-                else None
-            )
+        private = chat.type == ChatType.PRIVATE
+        if pressed.page is not None and not private:
+            # pages are turned on the presser's own hand only: on the group's board a
+            # forged page press would put the presser's move buttons there
+            return tr(lang, texts.UNKNOWN_BUTTON), None
+        if private:
+            # a press in the private chat acts only as the presser's own seat actions in
+            # the game it names (the service refuses the rest): the room is that game's
+            if pressed.game_id is None:
+                return tr(lang, texts.NO_SUCH_GAME), None
+            place = await self.service.place_of_game(pressed.game_id)
         else:
-            topic = (
-                message.message_thread_id if getattr(message, "is_topic_message", False) else None
-            )
-            place = place_of(chat, topic, lang)
+            place = place_of(chat, _topic_of(message), lang)
         if place is None:
             return tr(lang, texts.NO_SUCH_GAME), None
         if pressed.page is not None:
             return await self._turn_page(query, place, user, pressed), None
         words = pressed.command.split()
-        admin = words[0] in ADMIN_ACTIONS and await self._is_admin(chat, user)
+        admin = not private and words[0] in ADMIN_ACTIONS and await self._is_admin(chat, user)
         command = Command(
             place,
             person_of(user, admin),
@@ -263,6 +274,7 @@ class TelegramBot:
             tuple(words[1:]),
             move_number=pressed.move_number,
             game_id=pressed.game_id,
+            private=private,
         )
         effects = await self.service.handle(command)
         popup, rest = _popup_for(effects, str(user.id))
@@ -273,9 +285,10 @@ class TelegramBot:
     ) -> str | None:
         """Show another page of the hand's move buttons, in the same message; the popup
         if the hand is no longer that one."""
-        effects = await self.service.handle(Command(place, person_of(user), "hand"))
+        command = Command(place, person_of(user), "hand", private=True, game_id=pressed.game_id)
+        effects = await self.service.handle(command)
         hand = next((e for e in effects if isinstance(e, Hand)), None)
-        if hand is None or hand.move_number != pressed.move_number:
+        if hand is None or hand.move_number != pressed.move_number or pressed.page is None:
             return tr(user.language_code, texts.STALE)
         markup = hand_keyboard(hand.buttons, hand.game_id, hand.move_number, pressed.page)
         try:
@@ -317,6 +330,37 @@ class TelegramBot:
             admin = False
         self._admins[key] = (admin, now)
         return admin
+
+
+def stats_args(message: Message) -> tuple[str, ...]:
+    """/stats's argument: the person Telegram points at (a mention of someone without a
+    username, or the author of the message replied to) as ``user:<id>``; else what was
+    typed after the command, as typed (a name or @username, looked up by the service)."""
+    for entity in message.entities:
+        user = entity.user
+        if entity.type == MessageEntityType.TEXT_MENTION and user is not None:
+            return (f"user:{user.id}",)
+    _command, *typed = (message.text or "").split(maxsplit=1)
+    if typed:
+        return (" ".join(typed[0].split()),)
+    reply = message.reply_to_message
+    # in a forum topic every message answers the topic's first one: not a reply to anyone
+    topic_start = (
+        message.is_topic_message
+        and reply is not None
+        and reply.message_id == message.message_thread_id
+    )
+    author = reply.from_user if reply is not None and not topic_start else None
+    if author is not None and not author.is_bot:  # replying to a bot: their own stats
+        return (f"user:{author.id}",)
+    return ()
+
+
+def _topic_of(message: MaybeInaccessibleMessage) -> int | None:
+    """The forum topic a message is in (None outside forums)."""
+    if isinstance(message, Message) and message.is_topic_message:
+        return message.message_thread_id
+    return None
 
 
 def _popup_for(effects: list[Effect], user_id: str) -> tuple[str | None, list[Effect]]:

@@ -2,6 +2,10 @@
 
 A group or supergroup is a room and its own community; each topic of a forum is a room
 of its own (``<chat>:<topic>``) in the group's community.
+
+What Telegram sends is cut to fit the database's columns before it goes anywhere (a
+``language_code`` is not promised to be short), and names lose control characters and
+line breaks (they go into pictures and messages).
 """
 
 from __future__ import annotations
@@ -11,11 +15,15 @@ from telegram import Chat, User
 from bot.model import Person, Place
 
 PLATFORM = "telegram"
+LOCALE = 8  # characters kept of a language code
+NAME = 100  # of a person's name
+TITLE = 200  # of a group's title
 
 
 def place_of(chat: Chat, topic: int | None = None, locale: str | None = None) -> Place:
     room = f"{chat.id}:{topic}" if topic is not None else str(chat.id)
-    return Place(PLATFORM, str(chat.id), room, chat.title or chat.full_name, locale)
+    title = display_name(chat.title or chat.full_name or "", str(chat.id))[:TITLE]
+    return Place(PLATFORM, str(chat.id), room, title, _locale(locale))
 
 
 def chat_of(place: Place) -> tuple[int, int | None]:
@@ -25,4 +33,19 @@ def chat_of(place: Place) -> tuple[int, int | None]:
 
 
 def person_of(user: User, admin: bool = False) -> Person:
-    return Person(str(user.id), (user.full_name or str(user.id))[:40], user.language_code, admin)
+    name = display_name(user.full_name or "", str(user.id))[:NAME]
+    return Person(str(user.id), name, _locale(user.language_code), admin, user.username)
+
+
+def display_name(name: str, fallback: str) -> str:
+    """``name`` without control characters or line breaks, its spaces collapsed;
+    ``fallback`` when nothing is left."""
+    # a line break or tab parts words; other invisible characters (a joiner inside an
+    # emoji) just go
+    kept = "".join(c if c.isprintable() else " " if c.isspace() else "" for c in name)
+    shown = " ".join(kept.split())
+    return shown or fallback
+
+
+def _locale(code: str | None) -> str | None:
+    return code[:LOCALE] if code else None
