@@ -121,9 +121,11 @@ class TelegramDelivery:
                         media=InputMediaPhoto(png, caption=caption, filename=name),
                         reply_markup=markup,
                     )
+                    await self._shown(room_id, board)
                     return
                 except BadRequest as error:
                     if "not modified" in str(error).lower():
+                        await self._shown(room_id, board)
                         return
                     # the message is gone (deleted by someone): post the board again
             else:
@@ -140,8 +142,18 @@ class TelegramDelivery:
         self.seen(chat, sent.message_id)
         now = self.service.clock()
         await self.service.store.posts.keep(
-            room_id, "board", board.game_id, str(sent.message_id), now
+            room_id,
+            "board",
+            board.game_id,
+            str(sent.message_id),
+            now,
+            move_number=board.move_number,
         )
+
+    async def _shown(self, room_id: int, board: Board) -> None:
+        """The room's board message shows ``board``'s move now: a restarted process that
+        finds it behind the game sends the board again (GameService.resume)."""
+        await self.service.store.posts.shown(room_id, "board", board.move_number)
 
     async def _delete(self, chat: int, message_id: int) -> None:
         # too old to delete, or already gone: then it stays where it is
@@ -248,10 +260,27 @@ def photo_name(kind: str, game_id: int, move_number: int) -> str:
 
 
 def _with_mentions(text: str, people: tuple[Person, ...]) -> str:
-    """The text as HTML, each mentioned person's name a mention (which notifies them)."""
-    body = html.escape(text)
+    """The text as HTML, each mentioned person's name a mention (which notifies them):
+    their name where the text has it, else in front. Names are matched in the plain text
+    and everything is escaped once at the end, so a name never matches inside an escape
+    or a link made for someone else."""
+    pieces: list[tuple[str, Person | None]] = [(text, None)]
     for person in people:
-        name = html.escape(person.name)
-        link = f'<a href="tg://user?id={int(person.platform_id)}">{name}</a>'
-        body = body.replace(name, link, 1) if name in body else f"{link} {body}"
-    return body
+        for i, (piece, linked) in enumerate(pieces):
+            at = piece.find(person.name) if linked is None and person.name else -1
+            if at >= 0:
+                end = at + len(person.name)
+                pieces[i : i + 1] = [
+                    (piece[:at], None),
+                    (person.name, person),
+                    (piece[end:], None),
+                ]
+                break
+        else:
+            pieces[0:0] = [(person.name, person), (" ", None)]
+    return "".join(
+        html.escape(piece)
+        if linked is None
+        else f'<a href="tg://user?id={int(linked.platform_id)}">{html.escape(piece)}</a>'
+        for piece, linked in pieces
+    )
