@@ -6,12 +6,20 @@ from __future__ import annotations
 import asyncio
 import getpass
 import logging
+import os
 import sys
 from pathlib import Path
 from signal import SIGINT, SIGTERM
 from typing import Protocol
 
-from bot.config import Settings, SettingsError, load_settings
+from bot.config import (
+    Settings,
+    SettingsError,
+    hide_secrets,
+    hide_secrets_in_logs,
+    last_four,
+    load_settings,
+)
 from bot.console import Console, stdin_lines
 from bot.heap import settle_heap
 from bot.model import Effect, Place
@@ -21,9 +29,13 @@ from storage.errors import StorageError
 from storage.store import Store
 
 log = logging.getLogger("bot")
+DATA = Path("data")  # the SQLite database and the console's pictures, by default
 
 
 async def main() -> int:
+    # what this program writes (the database, its pictures) holds hands in play: for this
+    # user only
+    os.umask(0o077)
     try:
         settings = load_settings()
     except SettingsError as error:
@@ -32,10 +44,21 @@ async def main() -> int:
     logging.basicConfig(
         level=settings.log_level.upper(), format="%(levelname)s %(name)s: %(message)s"
     )
+    hide_secrets_in_logs(settings.secrets())
+    try:
+        return await _run(settings)
+    except Exception:  # one way out, through the log that hides the tokens
+        log.critical("the bot stopped on an unexpected error", exc_info=True)
+        return 1
+
+
+async def _run(settings: Settings) -> int:
+    if DATA.is_dir():
+        DATA.chmod(0o700)  # as an older version left it, readable by everyone
     try:
         store = await Store.open(settings.database_url or None)
     except StorageError as error:
-        print(f"database: {error}", file=sys.stderr)
+        _say(settings, f"database: {error}")
         return 2
     try:
         if settings.telegram_token or settings.discord_token:
@@ -46,7 +69,7 @@ async def main() -> int:
         console = Console(
             service,
             sys.stdout,
-            Path("data") / "console",
+            DATA / "console",
             name,
             settings.console_language,
         )
@@ -54,6 +77,11 @@ async def main() -> int:
     finally:
         await store.close()
     return 0
+
+
+def _say(settings: Settings, message: str) -> None:
+    """One line on stderr, why the program stops."""
+    print(hide_secrets(" ".join(message.split()), settings.secrets()), file=sys.stderr)
 
 
 class Platform(Protocol):
@@ -75,8 +103,11 @@ async def _serve_platforms(settings: Settings, store: Store) -> int:
         from bot.telegram.app import TokenRefused as TelegramRefused
 
         platforms["telegram"] = TelegramBot(settings, service)
+        # another server's address that is wrong looks the same to the library
+        also = ", and TELEGRAM_BASE_URL" if settings.telegram_base_url else ""
         refused[TelegramRefused] = (
-            "telegram: TELEGRAM_TOKEN was refused ({error}); check it with BotFather"
+            f"telegram: TELEGRAM_TOKEN ({last_four(settings.telegram_token)}) was refused"
+            f" ({{error}}); check it with BotFather{also}"
         )
     if settings.discord_token:
         from bot.discord.app import DiscordBot
@@ -84,7 +115,8 @@ async def _serve_platforms(settings: Settings, store: Store) -> int:
 
         platforms["discord"] = DiscordBot(settings, service)
         refused[DiscordRefused] = (
-            "discord: DISCORD_TOKEN was refused ({error}); check it in the Developer Portal"
+            f"discord: DISCORD_TOKEN ({last_four(settings.discord_token)}) was refused"
+            " ({error}); check it in the Developer Portal"
         )
 
     async def deliver(place: Place, effects: list[Effect]) -> None:
@@ -101,6 +133,10 @@ async def _serve_platforms(settings: Settings, store: Store) -> int:
         loop.add_signal_handler(signal, stop.set)
     timers = asyncio.create_task(TimerLoop(service, deliver).run())
     runs = [asyncio.create_task(p.run(stop)) for p in platforms.values()]
+    resumes = [
+        asyncio.create_task(_resume(name, platform, service))
+        for name, platform in platforms.items()
+    ]
     try:
         for done in asyncio.as_completed(runs):
             try:
@@ -109,15 +145,29 @@ async def _serve_platforms(settings: Settings, store: Store) -> int:
                 pass  # stopped before the platform answered
             except tuple(refused) as error:
                 message = next(m for kind, m in refused.items() if isinstance(error, kind))
-                print(message.format(error=error), file=sys.stderr)
+                _say(settings, message.format(error=error))
                 stop.set()
                 return 2
             stop.set()  # one platform ended: the process ends (a supervisor restarts it)
     finally:
         stop.set()
         timers.cancel()
-        await asyncio.gather(*runs, return_exceptions=True)
+        for resume in resumes:
+            resume.cancel()
+        await asyncio.gather(*runs, *resumes, return_exceptions=True)
     return 0
+
+
+async def _resume(name: str, platform: Platform, service: GameService) -> None:
+    """Once the platform answers: each game in play there whose board does not show its
+    latest move (the last process stopped between saving a move and showing it) gets
+    its board, and the person to move their hand."""
+    await platform.ready.wait()
+    try:
+        for place, effects in await service.resume(name):
+            await platform.deliver(place, effects)
+    except StorageError as error:  # the timers move these games along meanwhile
+        log.warning("%s: games in play not shown again: %s", name, type(error).__name__)
 
 
 def _user_name() -> str:

@@ -1,7 +1,14 @@
 """Settings from the environment and ``.env`` (pydantic-settings): tokens, database,
-the platforms' addresses. A broken ``.env`` stops the program with one clear line."""
+the platforms' addresses. A broken ``.env`` stops the program with one clear line.
+
+The tokens never reach a log line: :class:`HideSecrets`, on every log handler, writes
+each as its last four characters (the libraries log URLs with the Telegram token in
+them, and errors that quote it)."""
 
 from __future__ import annotations
+
+import logging
+from urllib.parse import quote
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -52,6 +59,12 @@ class Settings(BaseSettings):
             raise ValueError(f"SHARD_IDS must be below SHARD_COUNT ({self.shard_count})")
         return self
 
+    def secrets(self) -> list[str]:
+        """What must never be shown whole: the tokens and the webhook's secret."""
+        return [
+            s for s in (self.telegram_token, self.discord_token, self.telegram_webhook_secret) if s
+        ]
+
     def guild_id_list(self) -> list[int]:
         return _numbers("DISCORD_GUILD_IDS", self.discord_guild_ids)
 
@@ -81,3 +94,50 @@ def load_settings() -> Settings:
         raise SettingsError(f".env: {where}: {message}" if where else f".env: {message}") from None
     except (OSError, UnicodeDecodeError) as error:
         raise SettingsError(f".env cannot be read: {error}") from None
+
+
+def last_four(secret: str) -> str:
+    """How a secret is shown: enough to tell which one it is, never enough to use it."""
+    return "…" + secret[-4:] if len(secret) >= 12 else "…"
+
+
+def hide_secrets(text: str, secrets: list[str]) -> str:
+    """``text`` with each secret (also as a URL writes it) shown as its last four."""
+    for secret in sorted(secrets, key=len, reverse=True):
+        for form in {secret, quote(secret, safe="")}:
+            text = text.replace(form, last_four(secret))
+    return text
+
+
+class HideSecrets(logging.Filter):
+    """A log handler's filter: the record's message, arguments, exception and stack are
+    written out once, with the secrets hidden."""
+
+    def __init__(self, secrets: list[str]) -> None:
+        super().__init__()
+        self.secrets = [s for s in secrets if s]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not self.secrets:
+            return True
+        try:
+            message = record.getMessage()
+        except Exception:  # arguments that do not fit the message: as logging shows them
+            message = f"{record.msg!r} {record.args!r}"
+        record.msg, record.args = hide_secrets(message, self.secrets), None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        record.exc_info = None  # the formatter writes exc_text, as hidden here
+        if record.exc_text:
+            record.exc_text = hide_secrets(record.exc_text, self.secrets)
+        if record.stack_info:
+            record.stack_info = hide_secrets(record.stack_info, self.secrets)
+        return True
+
+
+def hide_secrets_in_logs(secrets: list[str]) -> None:
+    """Every handler of the root logger hides ``secrets`` (call after logging is set up;
+    the libraries' loggers reach these handlers)."""
+    hider = HideSecrets(secrets)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(hider)
