@@ -5,18 +5,21 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from datetime import datetime
 
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import text
+from sqlalchemy import Connection, insert, text
 
 from storage.database import open_database
 from storage.errors import StorageError
 from storage.migrate import alembic_config, current, head, upgrade
 from storage.schema import metadata
 from storage.store import Store
+
+tables = metadata.tables  # the columns these tables had at 0005 are the same today
 
 
 async def differences(url: str) -> list:
@@ -91,3 +94,51 @@ async def test_a_newer_schema_is_refused_with_its_revision(database: str) -> Non
     await store.close()
     with pytest.raises(StorageError, match=r"from_the_future.*newer than this program"):
         await Store.open(database)
+
+
+async def test_a_game_saved_before_game_hands_keeps_its_whole_record(database: str) -> None:
+    """A snapshot written before revision 0006 holds the whole record; after the upgrade
+    it is still the game's whole record."""
+    opened = open_database(database)
+    await upgrade(opened, "0005")
+    record = {
+        "format": "domino-record/1",
+        "rules": {"preset": "draw", "options": {}},
+        "players": ["Ana", "Beto"],
+        "hands": [{"seed": 1, "moves": []}],
+    }
+
+    def older_game(db: Connection) -> None:
+        now = datetime(2026, 11, 22)
+        db.execute(
+            insert(tables["communities"]).values(
+                id=1, platform="console", platform_id="local", created_at=now
+            )
+        )
+        db.execute(
+            insert(tables["rooms"]).values(
+                id=1, community_id=1, platform_id="mesa", settings={}, created_at=now
+            )
+        )
+        db.execute(
+            insert(tables["games"]).values(
+                id=1,
+                room_id=1,
+                preset="draw",
+                status="playing",
+                seats=[],
+                snapshot={"record": record, "meta": {}},
+                version=3,
+                plies=0,
+                created_at=now,
+                updated_at=now,
+            )
+        )
+
+    await opened.run(older_game)
+    await opened.close()
+    store = await Store.open(database)
+    try:
+        assert await store.games.record(1) == record
+    finally:
+        await store.close()
