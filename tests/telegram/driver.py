@@ -4,6 +4,7 @@ bot sent them, as people do."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 from dataclasses import dataclass, field
@@ -130,6 +131,9 @@ class Table:
             if next_hand:
                 name = next(iter(self.people))
                 answer = await self.press(name, board, next_hand[0])
+                if answer.get("text"):  # too soon: the pause between hands is not over
+                    await asyncio.sleep(0.5)
+                    continue
             else:
 
                 def fresh(last: tuple[int, int] | None = pressed) -> tuple[str, JSON] | None:

@@ -333,7 +333,7 @@ class FakeTelegram:
 
     def __init__(
         self,
-        token: str = "123:TEST",
+        token: str = "123:AAH-canary-token-of-the-fake-bot",
         username: str = "DominoTestBot",
         *,
         first_name: str = "Domino Test Bot",

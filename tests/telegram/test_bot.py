@@ -4,16 +4,36 @@ the fake Bot API, from /new to the leaderboard."""
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import re
 import socket
 import sqlite3
+import stat
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
 import pytest
+from sqlalchemy.engine import make_url
 
-from tests.telegram.driver import GROUP, BotProcess, Table, buttons, leaked_tiles
+from bot import texts
+from lang import tr
+from tests.telegram.driver import (
+    GROUP,
+    JSON,
+    TILE,
+    BotProcess,
+    Table,
+    _move_shown,
+    buttons,
+    leaked_tiles,
+)
 from tests.telegram.fake_api import FakeTelegram
+
+POSTGRES = os.environ.get("TEST_DATABASE_URL")
 
 
 @pytest.fixture
@@ -30,7 +50,7 @@ async def bot(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
     await tg.wait_calls("getUpdates", timeout=30)
     yield process
     await process.stop()
-    assert "Traceback" not in process.log(), process.log()
+    assert not process.tracebacks(), process.tracebacks()
     assert not leaked_tiles(tg)  # nothing in the group ever showed a hidden tile
 
 
@@ -183,7 +203,7 @@ async def test_killed_and_started_again_the_game_goes_on(tg, tmp_path) -> None:
         assert not buttons(table.board())
     finally:
         await second.stop()
-    assert "Traceback" not in second.log(), second.log()
+    assert not second.tracebacks(), second.tracebacks()
     assert not leaked_tiles(tg)
 
 
@@ -218,7 +238,7 @@ async def test_webhook_mode_with_its_secret(tg, tmp_path) -> None:
                 assert response.status == 403
     finally:
         await process.stop()
-    assert "Traceback" not in process.log(), process.log()
+    assert not process.tracebacks(), process.tracebacks()
 
 
 async def test_a_group_that_removes_the_bot_ends_its_game(tg, bot) -> None:
@@ -272,14 +292,249 @@ async def test_a_buried_or_lost_board_is_posted_again(tg, bot) -> None:
     )
 
 
-async def test_a_refused_token_stops_the_program_with_one_line(tg, tmp_path) -> None:
-    process = BotProcess(tg, tmp_path, TELEGRAM_TOKEN="999:WRONG")
-    process.start()
+async def exit_status(process: BotProcess) -> int | None:
+    """The program's exit status, once it has stopped by itself (None: still running)."""
     assert process.process is not None
     for _ in range(300):
         if process.process.poll() is not None:
             break
         await asyncio.sleep(0.05)
-    assert process.process.returncode == 2
-    assert "TELEGRAM_TOKEN was refused" in process.log()
-    assert "Traceback" not in process.log()
+    return process.process.returncode
+
+
+async def test_a_refused_token_stops_the_program_with_one_line(tg, tmp_path) -> None:
+    token = "999:AAWRONG-token-the-log-must-not-show"
+    process = BotProcess(tg, tmp_path, TELEGRAM_TOKEN=token)
+    process.start()
+    assert await exit_status(process) == 2
+    log = process.log()
+    assert "TELEGRAM_TOKEN (…show) was refused" in log  # its last four tell which one
+    assert not process.tracebacks()
+    process.assert_no_secrets()
+
+
+@pytest.mark.parametrize("broken", ["corrupt file", "unknown role", "nobody answers"])
+async def test_a_broken_database_stops_the_program_with_one_line(tg, tmp_path, broken: str) -> None:
+    if broken == "corrupt file":
+        (tmp_path / "bot.sqlite3").write_bytes(b"garbage, not a database " * 300)
+        url = f"sqlite:///{tmp_path / 'bot.sqlite3'}"
+    elif broken == "unknown role":
+        if not POSTGRES:
+            pytest.skip("TEST_DATABASE_URL is not set")
+        server = make_url(POSTGRES)
+        url = f"postgresql://nobody@{server.host or '127.0.0.1'}:{server.port or 5432}/test"
+    else:
+        url = f"postgresql://domino:pw@127.0.0.1:{free_port()}/domino"  # nothing listens
+    process = BotProcess(tg, tmp_path, DATABASE_URL=url, LOG_LEVEL="WARNING")
+    process.start()
+    assert await exit_status(process) == 2
+    lines = process.log().strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("database: "), lines
+    assert ":pw@" not in lines[0]
+    process.assert_no_secrets()
+
+
+async def test_its_files_are_for_its_user_only(tg, tmp_path) -> None:
+    data = tmp_path / "data"
+    data.mkdir(mode=0o755)  # as an older version left it
+    data.chmod(0o755)
+    process = BotProcess(tg, tmp_path, DATABASE_URL="")  # the default: ./data
+    process.start()
+    try:
+        await tg.wait_calls("getUpdates", timeout=30)
+        table = Table(tg)
+        table.person("Ana", 1501)
+        await table.start_game("/new draw 30", computers=1)
+    finally:
+        await process.stop()
+    assert stat.S_IMODE(data.stat().st_mode) == 0o700
+    files = list(data.iterdir())
+    assert data / "domino.sqlite3" in files
+    assert {f.name: stat.S_IMODE(f.stat().st_mode) for f in files} == {f.name: 0o600 for f in files}
+
+
+def stored_games(process: BotProcess) -> list[tuple[object, ...]]:
+    database = sqlite3.connect(process.home / "bot.sqlite3")
+    try:
+        return database.execute("SELECT * FROM games ORDER BY id").fetchall()
+    finally:
+        database.close()
+
+
+def game_of(message: JSON) -> int:
+    """The game a message's buttons belong to."""
+    return next(int(d.split("|")[1]) for d in buttons(message) if d.split("|")[1].isdigit())
+
+
+async def test_forged_presses_from_a_private_chat_act_nowhere(tg, bot) -> None:
+    table = Table(tg)  # a game in play in one group
+    table.person("Ana", 1401)
+    table.person("Beto", 1402)
+    await table.start_game("/new draw 30")
+    other = -1005550001  # a lobby in another
+    tg.group(other, "Otro grupo")
+    lobby = Table(tg, chat=other)
+    lobby.person("Dani", 1404)
+    await lobby.say("Dani", "/new draw 30")
+    playing = game_of(table.board())
+    waiting = game_of(next(m for m in reversed(tg.sent_to(other)) if buttons(m)))
+    to_move, hand = await tg.wait_for(table.newest_hand, what="a hand")
+    play = next(d for d in buttons(hand) if d.startswith("c|"))
+    seated = "Beto" if to_move == "Ana" else "Ana"
+    # someone who plays nowhere, in their own private chat with the bot
+    table.person("Mallory", 1403)
+    own: dict[str, JSON] = {}  # a message of the bot's in each one's private chat
+    for name in ("Mallory", seated):
+        user = table.people[name]
+        tg.send_message(tg.private(user["id"]), user, "/start")
+        own[name] = (await tg.wait_for(lambda u=user: tg.sent_to(u["id"]), what="a welcome"))[-1]
+    groups = (str(GROUP), str(other))
+    sent_before = [c for c in tg.calls if str(c.params.get("chat_id")) in groups]
+    games_before = stored_games(bot)
+    forged = [
+        (name, f"c|{game}|-|{command}")
+        for game in (playing, waiting)
+        for command in ("join", "new", "begin fill", "cancel", "export", "rules", "top",
+                        "next", "kick 2", "settings language en", "add_ai normal", "board")
+        for name in ("Mallory", seated)
+    ]  # fmt: skip
+    forged += [("Mallory", play), (seated, play)]  # the move of a seat not theirs
+    for name, data in forged:
+        user, message = table.people[name], own[name]
+        query = tg.press(user["id"], user, message["message_id"], data, strict=False)
+        answer = await tg.wait_for(
+            lambda q=query: next((a for a in tg.answered_callbacks() if a["id"] == q["id"]), None),
+            what=f"an answer to {data}",
+        )
+        assert answer["text"], data  # each is refused, to the presser
+    await asyncio.sleep(1)  # anything the presses set going has gone out
+    assert [c for c in tg.calls if str(c.params.get("chat_id")) in groups] == sent_before
+    assert stored_games(bot) == games_before
+    # and the person to move still plays their own move
+    assert not (await table.press(to_move, hand, play))["text"]
+
+
+async def test_a_page_press_on_the_groups_board_changes_nothing(tg, bot) -> None:
+    table = Table(tg)
+    table.person("Ana", 1601)
+    table.person("Beto", 1602)
+    board = await table.start_game("/new draw 30")
+    keys = buttons(board)
+    _name, hand = await tg.wait_for(table.newest_hand, what="a hand")
+    move = next(int(d.split("|")[2]) for d in buttons(hand) if d.startswith("c|"))
+    for page in (0, 1):
+        query = tg.press(
+            GROUP, table.people["Beto"], board["message_id"],
+            f"p|{game_of(board)}|{move}|{page}", strict=False,
+        )  # fmt: skip
+        answer = await tg.wait_for(
+            lambda q=query: next((a for a in tg.answered_callbacks() if a["id"] == q["id"]), None)
+        )
+        assert answer["text"] == tr("en", texts.UNKNOWN_BUTTON)
+    assert not tg.calls_to("editMessageReplyMarkup")
+    assert buttons(tg.message(GROUP, board["message_id"])) == keys
+
+
+async def exported(tg: FakeTelegram, table: Table, name: str) -> dict[str, object]:
+    """``name`` types /export in the group: the record the bot sent."""
+
+    def documents() -> list[JSON]:
+        chats = (GROUP, table.people[name]["id"])
+        return [m for chat in chats for m in tg.sent_to(chat) if m.get("document")]
+
+    before = len(documents())
+    await table.say(name, "/export")
+    found = await tg.wait_for(lambda: documents()[before:], what=f"{name}'s export")
+    return json.loads(tg.file_bytes(found[-1]["document"]["file_id"]))
+
+
+async def test_export_during_a_game_holds_its_finished_hands_only(tg, bot, tmp_path) -> None:
+    table = Table(tg)
+    table.person("Ana", 1701)
+    table.person("Beto", 1702)
+    await table.start_game("/new draw 100")
+    table.person("Carla", 1703)  # a member of the group who does not play
+    for name in ("Ana", "Carla"):  # a player and a watcher, during the first hand
+        record = await exported(tg, table, name)
+        assert record["hands"] == [], record  # where a record holds tiles: none
+        text = json.dumps(record)
+        for user in table.people.values():
+            for held in photos(tg, user["id"])[-1:]:
+                tiles = TILE.findall(held["caption"].split("\n", 1)[0])
+                assert tiles and not [t for t in tiles if re.search(rf"\b{t}\b", text)]
+    assert await table.play_out(until_hand_end=True) >= 3
+    while any(d.endswith("|next") for d in buttons(table.board())):
+        await table.play_out(limit=1)  # "Next hand" once the pause is over
+    during = await exported(tg, table, "Carla")  # during the second hand
+    assert await table.play_out() >= 3
+    whole = await exported(tg, table, "Carla")  # the game is over: all of it
+    assert len(whole["hands"]) >= 2  # type: ignore[arg-type]
+    assert during["hands"] == whole["hands"][:1]  # type: ignore[index]
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(whole))
+    replay = subprocess.run(
+        [sys.executable, "-m", "engine", "replay", str(path)], capture_output=True, timeout=60
+    )
+    assert replay.returncode == 0, replay.stderr.decode()
+    assert json.loads(replay.stdout)["game_over"] is True
+
+
+async def test_a_move_not_shown_before_a_crash_is_shown_after_it_once(tg, tmp_path) -> None:
+    first = BotProcess(tg, tmp_path)
+    first.start()
+    await tg.wait_calls("getUpdates", timeout=30)
+    table = Table(tg)
+    table.person("Ana", 1801)
+    table.person("Beto", 1802)
+    await table.start_game("/new draw 100")
+    name, hand = await tg.wait_for(table.newest_hand, what="a hand")
+    play = next(d for d in buttons(hand) if d.startswith("c|"))
+    shown = _move_shown_last(tg)
+    # Telegram holds every picture back: the move is saved, neither board nor hand goes out
+    for method in ("editMessageMedia", "sendPhoto"):
+        tg.fail(method, times=1000, retry_after=60)
+    assert not (await table.press(name, hand, play))["text"]
+    await tg.wait_for(lambda: [c for c in tg.calls if c.status == 429], what="a held picture")
+    first.kill()
+    tg.calm()
+    hands = {n: len(photos(tg, u["id"])) for n, u in table.people.items()}
+    second = BotProcess(tg, tmp_path)
+    second.start()
+    try:
+        # the board shows the move, and whoever is to move now gets their hand
+        await tg.wait_for(
+            lambda: (_move_shown_last(tg) or 0) > (shown or 0), timeout=30, what="the board"
+        )
+        await tg.wait_for(
+            lambda: any(len(photos(tg, u["id"])) > hands[n] for n, u in table.people.items()),
+            what="a hand",
+        )
+    finally:
+        await second.stop()
+    calls = len(tg.calls_to("editMessageMedia")) + len(tg.calls_to("sendPhoto"))
+    third = BotProcess(tg, tmp_path)  # nothing changed since: nothing is sent again
+    third.start()
+    try:
+        polls = len(tg.calls_to("getUpdates"))
+        await tg.wait_calls("getUpdates", count=polls + 2, timeout=30)
+        await asyncio.sleep(1)
+        assert len(tg.calls_to("editMessageMedia")) + len(tg.calls_to("sendPhoto")) == calls
+    finally:
+        await third.stop()
+    assert not leaked_tiles(tg)
+
+
+def photos(tg: FakeTelegram, chat: int) -> list[JSON]:
+    return [m for m in tg.sent_to(chat) if m.get("photo")]
+
+
+def _move_shown_last(tg: FakeTelegram) -> int | None:
+    """The move the group's board picture shows, by the latest picture that went out."""
+    for call in reversed(tg.calls):
+        if (
+            call.ok
+            and str(call.params.get("chat_id")) == str(GROUP)
+            and call.method.lower() in ("sendphoto", "editmessagemedia")
+        ):
+            return _move_shown(call)
+    return None

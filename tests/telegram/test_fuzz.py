@@ -56,7 +56,7 @@ async def game(tmp_path: Path) -> AsyncIterator[tuple[FakeTelegram, BotProcess, 
         tg.open_private(1199)
         yield tg, process, table
         await process.stop()
-        assert "Traceback" not in process.log(), process.log()
+        assert not process.tracebacks(), process.tracebacks()
         assert not leaked_tiles(tg)
 
 

@@ -131,7 +131,7 @@ async def test_two_webhook_workers_share_the_groups(tmp_path: Path) -> None:
             for worker in workers:
                 await worker.stop()
         for worker in workers:
-            assert "Traceback" not in worker.log(), worker.log()
+            assert not worker.tracebacks(), worker.tracebacks()
         for table, played in zip(tables, hands, strict=True):
             said = [m.get("text", "") for m in tg.sent_to(table.chat)]
             dealt = [int(m[2]) for text in said if (m := DEALT.match(text))]
