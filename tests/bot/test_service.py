@@ -206,7 +206,9 @@ async def test_two_processes_taking_turns_with_one_game_lose_nothing(store: Stor
     game = await store.games.active_in(1)
     logged = [(m.hand, m.move) for m in await store.games.log(game.id)]
     assert pressed >= 4 and len(logged) == game.plies
-    assert snapshot_moves(game.snapshot["record"]) == logged  # the record and the log agree
+    assert (
+        snapshot_moves(await store.games.record(game.id)) == logged
+    )  # the record and the log agree
 
 
 async def test_a_restarted_service_continues_with_its_timers(store: Store) -> None:

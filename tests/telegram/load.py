@@ -386,7 +386,8 @@ async def _check_database(url: str, report: Report) -> None:
             report.checked_games += 1
             if (
                 [m.ply for m in log] != list(range(len(log)))
-                or snapshot_moves(row.snapshot["record"]) != [(m.hand, m.move) for m in log]
+                or snapshot_moves(await store.games.record(game_id))
+                != [(m.hand, m.move) for m in log]
                 or row.plies != len(log)
             ):
                 report.doubled.append(f"game {game_id}: log out of step")

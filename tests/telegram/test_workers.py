@@ -143,7 +143,9 @@ async def test_two_webhook_workers_share_the_groups(tmp_path: Path) -> None:
             assert game.status == "finished"
             logged = [(m.hand, m.move) for m in await store.games.log(game.id)]
             assert [m.ply for m in await store.games.log(game.id)] == list(range(len(logged)))
-            assert logged == snapshot_moves(game.snapshot["record"])  # nothing lost or doubled
+            assert logged == snapshot_moves(
+                await store.games.record(game.id)
+            )  # nothing lost or doubled
             assert game.plies == len(logged)
     finally:
         await store.close()
