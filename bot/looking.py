@@ -97,9 +97,11 @@ class Looking(ServiceCore):
         return row
 
     async def _do_rules(self, ctx: Context) -> None:
-        preset = (ctx.command.args[0] if ctx.command.args else None) or ctx.room.settings.get(
-            "preset", "partnership"
-        )
+        preset = ctx.command.args[0] if ctx.command.args else None
+        if preset is None:  # the game on the table, else the room's default
+            loaded = await self._active(ctx)
+            default = ctx.room.settings.get("preset", "partnership")
+            preset = loaded.rules.preset if loaded is not None else default
         if preset not in PRESETS:
             raise Refusal(texts.UNKNOWN_PRESET, preset=preset, presets=", ".join(sorted(PRESETS)))
         ctx.say(texts.rules_text(ctx.lang, preset))

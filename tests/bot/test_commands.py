@@ -104,3 +104,11 @@ async def test_a_number_after_mexican_train_is_its_rounds(store: Store) -> None:
     await room.say("Ana", "/new draw 150")
     game = await store.games.active_in(1)
     assert game.snapshot["record"]["rules"]["options"] == {"target": 150}
+
+
+async def test_rules_describe_the_game_on_the_table(store: Store) -> None:
+    room = await Room.open(store)
+    assert "Four players" in texts(await room.say("Ana", "/rules"))  # the room's default
+    await room.say("Ana", "/new draw")
+    assert "boneyard" in texts(await room.say("Beto", "/rules")).lower()
+    assert "Four players" in texts(await room.say("Beto", "/rules partnership"))
