@@ -99,7 +99,10 @@ async def test_mexican_train_of_five(tg, bot) -> None:
 async def test_a_closed_private_chat_is_opened_through_the_link(tg, bot) -> None:
     table = Table(tg)
     table.person("Ana", 401)
-    table.person("Beto", 402, open_chat=False)  # never wrote to the bot
+    # never wrote to the bot; a name of HTML and a line break, named in the group's HTML
+    beto = "Beto <b>&amp;</b>\nJr"
+    table.person(beto, 402, open_chat=False)
+    table.people["Beto"] = table.people.pop(beto)
     await table.say("Ana", "/new draw 30")
     await table.say("Beto", "/join")
     await table.say("Ana", "/begin")
@@ -113,6 +116,8 @@ async def test_a_closed_private_chat_is_opened_through_the_link(tg, bot) -> None
         return None
 
     url = await tg.wait_for(link, what="the link to the private chat")
+    asked = next(m for m in tg.sent_to(GROUP) if "Beto" in m.get("text", ""))
+    assert "Beto <b>&amp;</b> Jr" in asked["text"]  # as typed, on one line
     payload = url.rsplit("=", 1)[1]
     assert len(payload) <= 64 and payload.replace("_", "").replace("-", "").isalnum()
     before = len(tg.sent_to(402))
