@@ -273,7 +273,9 @@ class ServiceCore:
         people = self.store.people
         key = (place.platform, person.platform_id)
         user = self._users.get(key)
-        if user is None or user.name != person.name or self._handles.get(key) != person.handle:
+        if command.person is SYSTEM:  # the service itself is nobody to remember
+            user = User(0, place.platform, SYSTEM.platform_id, SYSTEM.name, None, False)
+        elif user is None or user.name != person.name or self._handles.get(key) != person.handle:
             user = await people.user(
                 place.platform, person.platform_id, person.name, now, handle=person.handle
             )

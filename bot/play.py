@@ -33,6 +33,7 @@ from engine.views import view_of
 from lang import language, tr
 from render.keys import move_keys
 from storage.errors import StorageError
+from storage.people import User
 from storage.timers import ALL, TimerPlan
 
 
@@ -385,12 +386,12 @@ class Play(ServiceCore):
             ctx = Context(
                 Command(
                     Place(community.platform, community.platform_id, room.platform_id),
-                    Person("~system", "system"),
+                    SYSTEM,
                     "timer",
                 ),
                 community,
                 room,
-                await self.store.people.user(community.platform, "~system", "system", self.clock()),
+                User(0, community.platform, SYSTEM.platform_id, SYSTEM.name, None, False),
                 "en",
                 "en",
                 row.finished_at or self.clock(),
