@@ -839,8 +839,10 @@ class TrustMachine(RuleBasedStateMachine):
 
 def test_the_service_keeps_every_secret_and_every_room_to_itself() -> None:
     TALLY.reset()
-    run_state_machine_as_test(
-        TrustMachine,
-        settings=settings(max_examples=EXAMPLES, stateful_step_count=STEPS, phases=PHASES),
-    )
-    print(f"\ntrust: {EXAMPLES} examples, {TALLY.line()}")
+    try:
+        run_state_machine_as_test(
+            TrustMachine,
+            settings=settings(max_examples=EXAMPLES, stateful_step_count=STEPS, phases=PHASES),
+        )
+    finally:  # shrinking included, when something failed
+        print(f"\ntrust: {EXAMPLES} examples at most, {TALLY.line()}")
