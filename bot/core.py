@@ -15,13 +15,15 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot import texts
-from bot.model import Button, Command, Effect, Person, Place, Say
+from bot.describe import describe_table
+from bot.model import Board, Button, Command, Effect, Person, Place, Say
 from bot.names import clean_name
 from bot.seats import Seat, seats_from, seats_json
 from engine.game import Game
 from engine.moves import Move
 from engine.record import checkpoint, export_hands, export_since, load, resume
 from engine.rules import Rules
+from engine.views import view_of
 from lang import language, tr
 from render.board import Table
 from storage.database import utcnow
@@ -454,6 +456,23 @@ class ServiceCore:
             lang=lang,
             theme=settings.get("theme", "classic"),
             numerals=bool(settings.get("numerals", False)),
+        )
+
+    def _board_as_it_is(self, ctx: Context, loaded: Loaded, repost: bool = False) -> Board:
+        """The room's board of the game as it stands, described in words (``/board``, and
+        after a restart)."""
+        game = loaded.game
+        assert game is not None
+        view = view_of(game)
+        return Board(
+            loaded.row.id,
+            game.ply,
+            view,
+            self._table(ctx, loaded),
+            describe_table(view, self._names(loaded, ctx.lang), ctx.lang),
+            self._board_buttons(ctx, loaded),
+            final=game.outcome is not None,
+            repost=repost,
         )
 
     def _board_buttons(self, ctx: Context, loaded: Loaded) -> tuple[Button, ...]:

@@ -12,11 +12,9 @@ from bot.core import (
     Refusal,
     ServiceCore,
 )
-from bot.describe import describe_table
-from bot.model import Board, Button, File, Say
+from bot.model import Button, File, Say
 from bot.seats import seat_of
 from engine.rules import PRESETS
-from engine.views import view_of
 from lang import LANGUAGES, language, tr
 from render.theme import THEMES
 from storage.errors import NotFound
@@ -37,22 +35,7 @@ class Looking(ServiceCore):
 
     async def _do_board(self, ctx: Context) -> None:
         loaded = await self._require(ctx)
-        game = loaded.game
-        assert game is not None
-        names = self._names(loaded, ctx.lang)
-        view = view_of(game)
-        ctx.effects.append(
-            Board(
-                loaded.row.id,
-                game.ply,
-                view,
-                self._table(ctx, loaded),
-                describe_table(view, names, ctx.lang),
-                self._board_buttons(ctx, loaded),
-                final=game.outcome is not None,
-                repost=True,
-            )
-        )
+        ctx.effects.append(self._board_as_it_is(ctx, loaded, repost=True))
 
     async def _do_score(self, ctx: Context) -> None:
         loaded = await self._require(ctx)

@@ -12,9 +12,8 @@ from bot.core import (
     Loaded,
     ServiceCore,
 )
-from bot.describe import describe_table, move_words
-from bot.model import Board, Command, Effect, Place, Say
-from engine.views import view_of
+from bot.describe import move_words
+from bot.model import Command, Effect, Place, Say
 from lang import tr
 from storage.timers import Timer
 
@@ -76,19 +75,7 @@ class Timed(ServiceCore):
     def _show_again(self, ctx: Context, loaded: Loaded) -> None:
         game = loaded.game
         assert game is not None
-        view = view_of(game)
-        names = self._names(loaded, ctx.lang)
-        ctx.effects.append(
-            Board(
-                loaded.row.id,
-                game.ply,
-                view,
-                self._table(ctx, loaded),
-                describe_table(view, names, ctx.lang),
-                self._board_buttons(ctx, loaded),
-                final=game.outcome is not None,
-            )
-        )
+        ctx.effects.append(self._board_as_it_is(ctx, loaded))
         if game.to_move is not None:
             self._hand_for(ctx, loaded, game.to_move)
 
