@@ -129,7 +129,7 @@ class ResultRepository:
                 .where(game_results.c.rated, game_results.c.finished_at < cutoff)
                 .distinct()
             )
-            groups = [tuple(row) for row in old]
+            groups: list[tuple[int, str]] = [(row[0], row[1]) for row in old]
             if not groups:
                 return 0
             result = db.execute(
