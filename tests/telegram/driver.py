@@ -39,6 +39,12 @@ class BotProcess(Program):
             }
         )
 
+    async def polling(self) -> BotProcess:
+        """Start, and wait until the program asks Telegram for updates."""
+        self.start()
+        await self.tg.wait_calls("getUpdates", timeout=30)
+        return self
+
 
 @dataclass
 class Table:

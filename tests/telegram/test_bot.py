@@ -45,9 +45,7 @@ async def tg() -> AsyncIterator[FakeTelegram]:
 
 @pytest.fixture
 async def bot(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
-    process = BotProcess(tg, tmp_path)
-    process.start()
-    await tg.wait_calls("getUpdates", timeout=30)
+    process = await BotProcess(tg, tmp_path).polling()
     yield process
     await process.stop()
     assert not process.tracebacks(), process.tracebacks()
@@ -181,9 +179,7 @@ async def test_stale_foreign_and_forged_presses_change_nothing(tg, bot) -> None:
 
 
 async def test_killed_and_started_again_the_game_goes_on(tg, tmp_path) -> None:
-    first = BotProcess(tg, tmp_path)
-    first.start()
-    await tg.wait_calls("getUpdates", timeout=30)
+    first = await BotProcess(tg, tmp_path).polling()
     table = Table(tg)
     table.person("Ana", 701)
     table.person("Beto", 702)
@@ -485,9 +481,7 @@ async def test_export_during_a_game_holds_its_finished_hands_only(tg, bot, tmp_p
 
 
 async def test_a_move_not_shown_before_a_crash_is_shown_after_it_once(tg, tmp_path) -> None:
-    first = BotProcess(tg, tmp_path)
-    first.start()
-    await tg.wait_calls("getUpdates", timeout=30)
+    first = await BotProcess(tg, tmp_path).polling()
     table = Table(tg)
     table.person("Ana", 1801)
     table.person("Beto", 1802)

@@ -45,9 +45,7 @@ DATA = st.one_of(
 async def game(tmp_path: Path) -> AsyncIterator[tuple[FakeTelegram, BotProcess, Table]]:
     async with FakeTelegram() as tg:
         tg.group(GROUP, "Dominó del barrio")
-        process = BotProcess(tg, tmp_path)
-        process.start()
-        await tg.wait_calls("getUpdates", timeout=30)
+        process = await BotProcess(tg, tmp_path).polling()
         table = Table(tg)
         table.person("Ana", 1101)
         table.person("Beto", 1102)
