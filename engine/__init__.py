@@ -8,10 +8,15 @@ True
 """
 
 from engine.errors import (
+    Ambiguous,
+    CannotNow,
+    DoesNotFit,
     DominoError,
+    EmptyMove,
     GameOver,
     IllegalMove,
     InvalidMove,
+    NotYourTile,
     NotYourTurn,
     RecordError,
     RulesError,
@@ -20,7 +25,7 @@ from engine.errors import (
 from engine.game import Game
 from engine.moves import MEXICAN, Action, Move, Side, parse_action
 from engine.outcome import HandResult, Outcome
-from engine.record import export, load, summary
+from engine.record import export, load, new_record, summary
 from engine.rules import PRESETS, Rules
 from engine.tiles import Tile
 from engine.views import View, view_of
@@ -29,13 +34,18 @@ __all__ = [
     "MEXICAN",
     "PRESETS",
     "Action",
+    "Ambiguous",
+    "CannotNow",
+    "DoesNotFit",
     "DominoError",
+    "EmptyMove",
     "Game",
     "GameOver",
     "HandResult",
     "IllegalMove",
     "InvalidMove",
     "Move",
+    "NotYourTile",
     "NotYourTurn",
     "Outcome",
     "RecordError",
@@ -47,6 +57,7 @@ __all__ = [
     "View",
     "export",
     "load",
+    "new_record",
     "parse_action",
     "summary",
     "view_of",

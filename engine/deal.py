@@ -4,7 +4,7 @@ A seeded shuffle must give the same deal on every machine, Python version and la
 so it is defined on a standard hash rather than on Python's ``random`` module (whose
 ``shuffle`` may change between versions): shuffle number ``k`` of seed ``s`` reads
 SHAKE-128 of the ASCII text ``"domino:<s>:<k>"``, takes 8 bytes per tile as a
-little-endian key, and sorts the tiles (in tile order) by key, stably. Ties have a
+little-endian key, and sorts the tiles (listed in set order) by key, stably. Ties have a
 probability near 2**-64 and are still deterministic.
 """
 
@@ -15,7 +15,7 @@ import struct
 from collections.abc import Callable
 from typing import NamedTuple
 
-from engine.tiles import DOUBLES_MASK, TILES, Tile, highest, set_tiles
+from engine.tiles import DOUBLES_MASK, RANK, TILES, Tile, highest, set_tiles
 
 _UNPACK: dict[int, Callable[[bytes], tuple[int, ...]]] = {}
 
@@ -50,9 +50,10 @@ class Deal(NamedTuple):
 
 
 def tile_draw(shuffler: Shuffler, top: int, players: int) -> int:
-    """The tournament's draw for the first opener: each seat draws one, the highest opens."""
+    """The tournament's draw for the first opener: each seat draws one, the highest in
+    tile order (:data:`~engine.tiles.RANK`) opens."""
     drawn = shuffler.shuffled(set_tiles(top))[:players]
-    return max(range(players), key=lambda seat: drawn[seat])
+    return max(range(players), key=lambda seat: RANK[drawn[seat]])
 
 
 def doubles_held(hand: int) -> int:
@@ -72,5 +73,7 @@ def highest_double_holder(hands: list[int]) -> tuple[int, Tile] | None:
 
 
 def highest_tile_holder(hands: list[int]) -> tuple[int, Tile]:
-    seat = max(range(len(hands)), key=lambda s: hands[s].bit_length())
-    return seat, highest(hands[seat])
+    """(seat, tile) of the highest tile held in tile order, for non-empty bitmask hands."""
+    tops = [highest(hand) for hand in hands]
+    seat = max(range(len(hands)), key=lambda s: RANK[tops[s]])
+    return seat, tops[seat]

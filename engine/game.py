@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeAlias
 
 from engine.deal import (
     Deal,
@@ -23,11 +23,14 @@ from engine.deal import (
 from engine.errors import GameOver, IllegalMove, RecordError
 from engine.line import LineHand
 from engine.moves import Action, Move
-from engine.outcome import HandResult, Outcome
+from engine.outcome import GameEndReason, HandResult, Outcome
 from engine.rules import Rules
-from engine.scoring import score_hand, score_round, side_of, sides, void_result
-from engine.tiles import BIT, DOUBLES_MASK, Tile, double, highest, set_mask, set_tiles, tiles_of
+from engine.scoring import side_of, sides, void_result
+from engine.tiles import BIT, DOUBLES_MASK, Tile, double, set_mask, set_tiles, tiles_of
 from engine.train import TrainHand
+
+HandState: TypeAlias = LineHand | TrainHand
+"""A hand in play: a line game's hand or a round of Mexican Train."""
 
 MAX_REDEALS = 10_000
 SHEET_ROWS = 20  # the score sheet's rows a view holds: the latest hands
@@ -73,7 +76,7 @@ class HandLog:
     boneyard: list[Tile]
     opener: int
     opener_is_choice: bool
-    state: LineHand | TrainHand
+    state: HandState
     redeals: int = 0
     time_up_at: int | None = None
     result: HandResult | None = None
@@ -116,15 +119,29 @@ class Game:
     # ----- reading -------------------------------------------------------------------
 
     @property
-    def hand(self) -> LineHand | TrainHand | None:
+    def hand(self) -> HandState | None:
         """The hand in progress, if any."""
-        if self.logs and self.logs[-1].result is None:
-            return self.logs[-1].state
+        if self.logs:
+            log = self.logs[-1]
+            if log.result is None:
+                if log.state.ended is None:
+                    return log.state
+                self._finish_hand()  # ended by a push on the hand itself
         return None
 
     @property
     def over(self) -> bool:
+        self.settle()
         return self.outcome is not None
+
+    def settle(self) -> None:
+        """Score the hand in play if it has ended. :meth:`apply` and :meth:`push` do it
+        after every move; a caller that pushes on ``game.hand`` itself (the fastest
+        path, for simulations) may call it, and every read of :attr:`hand` does."""
+        if self.logs:
+            log = self.logs[-1]
+            if log.result is None and log.state.ended is not None:
+                self._finish_hand()
 
     @property
     def to_move(self) -> int | None:
@@ -246,15 +263,16 @@ class Game:
         boneyard: list[Tile] | None = None,
         opener: int | None = None,
         engine: Tile | None = None,
-    ) -> Any:
+    ) -> HandState:
         """Deal the next hand (a round in Mexican Train) from a seed or an explicit deal.
 
         ``opener`` names the seat that opens where the rules leave it to chance or to a
         choice; elsewhere it must be the seat the rules name. ``engine`` (Mexican Train,
         engine on the table) must be the round's engine double when given.
         """
+        self.settle()
         if self.outcome is not None:
-            raise GameOver("the game is over")
+            raise GameOver("the game is over", finished=True)
         if self.logs and self.logs[-1].result is None:
             raise IllegalMove("a hand is still being played")
         if (seed is None) == (deal is None):
@@ -265,6 +283,15 @@ class Game:
             return self._start_round(seed, deal, boneyard, opener, engine)
         if engine is not None:
             raise RecordError("only Mexican Train sets out an engine")
+        return self._start_line(seed, deal, boneyard, opener)
+
+    def _start_line(
+        self,
+        seed: int | None,
+        deal: list[list[Tile]] | None,
+        boneyard: list[Tile] | None,
+        opener: int | None,
+    ) -> LineHand:
         planned = plan = self._plan_opener()
         shuffler = Shuffler(seed) if seed is not None else None
         if plan.mode == "draw":
@@ -285,7 +312,7 @@ class Game:
                 assert deal is not None
                 dealt = self._checked_deal(deal, boneyard or [])
             masks = [sum(map(BIT.__getitem__, h)) for h in dealt.hands]
-            seat, opening, why = self._opener_for(plan, masks)
+            seat, opening, why = self._opener_for(plan, masks, named=opener is not None)
             if why is None:
                 break
             if shuffler is None:
@@ -302,15 +329,14 @@ class Game:
 
     def _begin(
         self,
-        state: Any,
+        state: HandState,
         seed: int | None,
         dealt: Deal,
         choice: bool,
         opener: OpenerPlan | None,
         **more: Any,
     ) -> None:
-        """Log a new hand and let it report its end to this game."""
-        state.on_end = self._finish_hand
+        """Log a new hand."""
         start = Standing(tuple(self.scores), self._tiebreak, self.time_up, opener)
         self.logs.append(
             HandLog(
@@ -349,12 +375,24 @@ class Game:
             dealt = self._checked_deal(deal, boneyard or [], expected if on_table else None)
         masks = [sum(map(BIT.__getitem__, h)) for h in dealt.hands]
         first = index % self.players  # the first player rotates round by round
+        engine_tile, seek = expected, False
         if not on_table:
+            # The round's double, else the highest double dealt (it is this round's
+            # engine), else seats draw in turn until one draws a double.
+            held = [
+                (d, s)
+                for d in map(double, range(rules.set, -1, -1))
+                for s, m in enumerate(masks)
+                if m >> d & 1
+            ]
             holder = next((s for s, m in enumerate(masks) if m >> expected & 1), None)
+            if holder is None and held:
+                engine_tile, holder = held[0]
             first = first if holder is None else holder
+            seek = holder is None
         if opener is not None and opener != first:
             raise RecordError(f"seat {opener} may not open this round; seat {first} does")
-        state = TrainHand(rules, masks, dealt.boneyard, first, expected, on_table)
+        state = TrainHand(rules, masks, dealt.boneyard, first, engine_tile, on_table, seek)
         self._begin(state, seed, dealt, False, None, engine=expected if on_table else None)
         return state
 
@@ -392,9 +430,10 @@ class Game:
         )
 
     def _opener_for(
-        self, plan: OpenerPlan, hands: list[int]
+        self, plan: OpenerPlan, hands: list[int], named: bool = False
     ) -> tuple[int | None, int | None, str | None]:
-        """(opener, bitmask of allowed opening tiles or None for any, why to redeal or None)."""
+        """(opener, bitmask of allowed opening tiles or None for any, why to redeal or None).
+        ``named``: the plan's seat was named by a record, not chosen by the rules."""
         rules = self.rules
         if rules.redeal_doubles is not None:
             for held, hand in enumerate(hands):
@@ -409,13 +448,24 @@ class Game:
                     return None, None, "nobody holds a double"
                 best = highest_tile_holder(hands)
             seat = best[0]
-            if plan.mode == "highest_double" and rules.opener_plays_double:
-                opening = 1 << best[1]
+            if plan.mode == "highest_double" and (
+                rules.opener_plays_double or rules.must_open_with_double
+            ):
+                return seat, 1 << best[1], None  # the first hand's highest double (6-6)
         if rules.must_open_with_double:
-            doubles = hands[seat] & DOUBLES_MASK
-            if not doubles:
-                return None, None, f"the opener (seat {seat}) holds no double"
-            opening = 1 << highest(doubles)
+            # RULES.md: the opening TEAM opens with any double either partner holds; the
+            # seat next_opener names opens if it holds one, else its partner does.
+            holders = [s for s in self._seats_of[self.side_of(seat)] if hands[s] & DOUBLES_MASK]
+            if not holders:
+                return None, None, f"the opening side (seat {seat}) holds no double"
+            if seat not in holders:
+                if named:
+                    raise RecordError(
+                        f"seat {seat} holds no double and may not open; seat {holders[0]} may"
+                    )
+                chosen = seat
+                seat = min(holders, key=lambda s: (s - chosen) % self.players)
+            opening = hands[seat] & DOUBLES_MASK
         return seat, opening, None
 
     def _opener_refusal(self, plan: OpenerPlan, opener: int, derived: int | None = None) -> str:
@@ -459,15 +509,22 @@ class Game:
         """Make a move if it is legal now; otherwise raise and change nothing."""
         hand = self.hand
         if hand is None:
-            raise GameOver("the game is over" if self.outcome else "no hand is being played")
-        hand.apply(move)  # a move that ends the hand scores it through hand.on_end
+            over = self.outcome is not None
+            raise GameOver("the game is over" if over else "no hand is being played", over)
+        hand.apply(move)
+        if hand.ended is not None:
+            self._finish_hand()
 
     def push(self, move: Move) -> None:
         """Make a move known to be legal, without checks (simulations, computer players).
 
-        ``game.hand.push(move)`` is the same, one call shorter.
+        Pushing on ``game.hand`` itself is one call shorter (simulations do): the game
+        then scores the ended hand at its next read (see :meth:`settle`).
         """
-        self.logs[-1].state.push(move)
+        hand = self.logs[-1].state
+        hand.push(move)
+        if hand.ended is not None:
+            self._finish_hand()
 
     def expire_clock(self) -> None:
         """The game clock ran out (the caller read the clock; the engine never does)."""
@@ -501,10 +558,7 @@ class Game:
 
     def _finish_hand(self) -> None:
         log = self.logs[-1]
-        if self.rules.family == "train":
-            result = score_round(self.rules, log.state)  # type: ignore[arg-type]
-        else:
-            result = score_hand(self.rules, log.state, self.scores)  # type: ignore[arg-type]
+        result = log.state.result(self.scores)
         log.result = result
         for s, p in enumerate(result.points):
             self.scores[s] += p
@@ -517,9 +571,9 @@ class Game:
             leader = self._leader()
             end = None if leader is None else (leader, "time")
         if end is not None:
-            self.outcome = Outcome(end[0], end[1], tuple(self.scores))  # type: ignore[arg-type]
+            self.outcome = Outcome(end[0], end[1], tuple(self.scores))
 
-    def _game_end(self, result: HandResult | None) -> tuple[int, str] | None:
+    def _game_end(self, result: HandResult | None) -> tuple[int, GameEndReason] | None:
         """(winning side, reason) if the hand just scored ends the game, else None."""
         rules = self.rules
         scores = self.scores
@@ -531,7 +585,9 @@ class Game:
             if reached or (enough and played >= enough):
                 leader = self._leader()
                 if leader is not None:
-                    reason = "target" if reached else "rounds" if family == "train" else "hands"
+                    reason: GameEndReason = (
+                        "target" if reached else "rounds" if family == "train" else "hands"
+                    )
                     return leader, reason
             return None
         winner = None if result is None else result.winner

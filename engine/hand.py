@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from engine.errors import GameOver, IllegalMove, NotYourTurn
 from engine.moves import Action, Move
+from engine.outcome import HandResult
 from engine.tiles import Tile, pips_of, tiles_of
 
 
 class Hand:
     """Base of :class:`~engine.line.LineHand` and :class:`~engine.train.TrainHand`.
 
-    A subclass keeps ``hands`` (bitmasks), ``boneyard`` and ``_bone_at``, ``to_move``,
-    ``ended`` and ``on_end``, and provides ``legal_moves``, ``push`` and ``_why_not``.
+    A subclass keeps ``hands`` (bitmasks), ``boneyard`` and ``_bone_at``, ``to_move``
+    and ``ended``, and provides ``legal_moves``, ``push``, ``result`` and ``_why_not``.
+    A hand knows nothing of its game: the game reads ``ended`` after a move and scores
+    the hand with ``result``.
     """
 
     __slots__ = ()
@@ -26,12 +28,10 @@ class Hand:
     _bone_at: int
     to_move: int
     ended: Any
-    on_end: Callable[[], None] | None
 
     def _copy_slots(self) -> Any:
-        """A copy sharing every field, with its own hands and moves and no ``on_end``: a
-        copy is a private what-if and never scores the real game. Subclasses copy their
-        other mutable fields."""
+        """A copy sharing every field, with its own hands and moves: a private what-if
+        (no game holds it). Subclasses copy their other mutable fields."""
         cls = type(self)
         other: Any = cls.__new__(cls)  # the subclass's slots, unknown here
         names: tuple[str, ...] = cls.__slots__
@@ -39,13 +39,16 @@ class Hand:
             setattr(other, name, getattr(self, name))
         other.hands = list(self.hands)
         other.moves = list(self.moves)  # type: ignore[attr-defined]
-        other.on_end = None
         return other
 
     def legal_moves(self) -> list[Move]:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def push(self, move: Move) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def result(self, scores: list[int]) -> HandResult:  # pragma: no cover - abstract
+        """The ended hand scored by its rules, against the scores written before it."""
         raise NotImplementedError
 
     def _why_not(self, move: Move, legal: list[Move], options: str) -> str:  # pragma: no cover
@@ -85,7 +88,9 @@ class Hand:
         if self.ended is not None:
             raise GameOver(f"this {self.WORD} is over")
         if move.seat != self.to_move:
-            raise NotYourTurn(f"it is seat {self.to_move}'s turn, not seat {move.seat}'s")
+            raise NotYourTurn(
+                f"it is seat {self.to_move}'s turn, not seat {move.seat}'s", self.to_move
+            )
         legal = self.legal_moves()
         if move in legal:
             self.push(move)
@@ -94,5 +99,3 @@ class Hand:
 
     def _end(self, how: str) -> None:
         self.ended = how
-        if self.on_end is not None:
-            self.on_end()

@@ -9,14 +9,16 @@ checked one with precise errors. Views turn the internals into public values.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from engine.errors import IllegalMove
 from engine.hand import Hand
 from engine.moves import Action, Move, Side
+from engine.outcome import CountScore, HandResult
 from engine.rules import Rules
+from engine.scoring import score_hand
 from engine.tiles import HI, LO, NUMBER_MASK, TILES, Tile, tiles_of
 
 # Kinds of open side. An END or a HALF counts in divisor games; a FLANK is a free long
@@ -121,7 +123,6 @@ class LineHand(Hand):
         "ended",
         "hands",
         "moves",
-        "on_end",
         "opener",
         "placed",
         "players",
@@ -155,7 +156,6 @@ class LineHand(Hand):
         self.rules = rules
         self.players = len(hands)
         self.hands = list(hands)
-        self.on_end: Callable[[], None] | None = None  # the owning game scores the hand
         self.boneyard = list(boneyard)
         self._bone_at = 0
         self.sides: list[RawSide] = []
@@ -218,6 +218,22 @@ class LineHand(Hand):
         """The distinct places a tile can go now (the first play of a hand: none)."""
         return [OpenSide(n, TILES[t], k) for n, t, k in self._targets]
 
+    def result(self, scores: list[int]) -> HandResult:
+        return score_hand(self.rules, self, scores)
+
+    def last_score(self) -> CountScore | None:
+        """What the last play scored, if it scored (divisor games): the count stays as
+        it left it until the next play, whatever passes and draws come between."""
+        if not self._divisor:
+            return None
+        count = self.count
+        if not count or count % self._divisor:
+            return None
+        last = next((m for m in reversed(self.moves) if m.action is _PLAY), None)
+        if last is None:
+            return None
+        return CountScore(last.seat, count // self._divisor, count, self._divisor)
+
     def count_after(self, move: Move) -> int:
         """The sum of the open ends if ``move`` (a legal play) were made; nothing changes."""
         return count_after(self.count, self.sides, move, self._crosswise)
@@ -257,42 +273,17 @@ class LineHand(Hand):
             tile: int = move.tile  # type: ignore[assignment]
             hands = self.hands
             hands[seat] ^= 1 << tile
-            on = move.on
             self._drawn = -1
             self.closer = seat
+            on = move.on
             if on is not None and not self._crosswise:
-                # The plain line, inlined because it is most of every simulation: the
-                # tile replaces the open end it was laid against.
-                hi = HI[tile]
-                lo = LO[tile]
-                sides = self.sides
-                end = sides[0]
-                if end[1] != on or (end[0] != hi and end[0] != lo):
-                    end = sides[1]
-                    i = 1
-                else:
-                    i = 0
-                number = end[0]
-                sides[i] = (lo if number == hi else hi, tile, 0)
-                self.placed.append((tile, on, 0, number))
-                self._targets = sides  # two ends on two different tiles: nothing to merge
-                fits = self._fits = NUMBER_MASK[sides[0][0]] | NUMBER_MASK[sides[1][0]]
-                if not hands[seat]:
-                    self._end("domino")
-                    return
-                self.to_move = (seat + 1) % self.players
-                if self._draws and self._bone_at < len(self.boneyard):
-                    return
-                for h in hands:
-                    if h & fits:
-                        return
-                self._end("blocked")
-                return
-            self._place(tile, on, move.side)
-            if self._divisor:
-                count = self.count
-                if count and count % self._divisor == 0:
-                    self.scored[seat] += count // self._divisor
+                self._lay_on_line(tile, on)
+            else:
+                self._place(tile, on, move.side)
+                if self._divisor:
+                    count = self.count
+                    if count and count % self._divisor == 0:
+                        self.scored[seat] += count // self._divisor
             if not hands[seat]:
                 self._end("domino")
                 return
@@ -314,7 +305,29 @@ class LineHand(Hand):
         self.to_move = (seat + 1) % self.players
         self._check_blocked()
 
+    def _lay_on_line(self, tile: int, on: int) -> None:
+        """The plain line (no crosswise doubles): the tile replaces the open end it was
+        laid against. Most of every simulation, so kept lean."""
+        hi = HI[tile]
+        lo = LO[tile]
+        sides = self.sides
+        end = sides[0]
+        if end[1] != on or (end[0] != hi and end[0] != lo):
+            end = sides[1]
+            i = 1
+        else:
+            i = 0
+        number = end[0]
+        sides[i] = (lo if number == hi else hi, tile, END)
+        self.placed.append((tile, on, END, number))
+        self._targets = sides  # two ends on two different tiles: nothing to merge
+        self._fits = NUMBER_MASK[sides[0][0]] | NUMBER_MASK[sides[1][0]]
+
     def _place(self, tile: int, on: int | None, side: Side | None) -> None:
+        """Any play: the opening, a crosswise layout's sides, or the plain line."""
+        if on is not None and not self._crosswise:
+            self._lay_on_line(tile, on)
+            return
         hi, lo = HI[tile], LO[tile]
         sides = self.sides
         if on is None:
@@ -333,7 +346,7 @@ class LineHand(Hand):
         if i < 0:  # pragma: no cover - push() is only given legal moves
             raise IllegalMove(f"{TILES[tile]} has nowhere to go on {on}")
         number = sides[i][0]
-        if self._crosswise and hi == lo:
+        if hi == lo:
             sides[i] = (number, tile, HALF)
             sides.append((number, tile, HALF))
             sides.append((number, tile, FLANK))

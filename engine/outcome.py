@@ -24,6 +24,17 @@ class HandResult:
 
 
 @dataclass(frozen=True, slots=True)
+class CountScore:
+    """Divisor games: the last play made the open ends add up to ``count``, a multiple of
+    ``divisor``, so its ``seat`` scored ``points`` (count / divisor)."""
+
+    seat: int
+    points: int
+    count: int
+    divisor: int
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """The end of a game: the winning side (team index in partnership games, else seat)."""
 

@@ -14,6 +14,9 @@ from engine.line import count_after as line_count_after
 from engine.moves import Move
 from engine.views import View
 
+# The strengths people choose from (lobby buttons, /add_ai, the timeout fallback).
+STRENGTHS = ("easy", "normal", "hard")
+
 
 class Player(Protocol):
     def choose(self, view: View) -> Move: ...
@@ -62,10 +65,9 @@ def make_player(name: str, seed: int = 0) -> Player:
     from engine.ai.hard import HardPlayer
     from engine.ai.normal import NormalPlayer
 
+    strong: tuple[type, ...] = (EasyPlayer, NormalPlayer, HardPlayer)
     strengths: dict[str, type] = {
-        "easy": EasyPlayer,
-        "normal": NormalPlayer,
-        "hard": HardPlayer,
+        **dict(zip(STRENGTHS, strong, strict=True)),
         "random": RandomPlayer,
         "greedy": GreedyPlayer,
     }

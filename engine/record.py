@@ -31,6 +31,16 @@ _TOP_KEYS = {"format", "rules", "players", "hands"}
 _HAND_KEYS = {"deal", "boneyard", "seed", "opener", "engine", "moves", "time_up_at"}
 
 
+def new_record(rules: Rules, players: Sequence[str]) -> dict[str, Any]:
+    """The record of a game not dealt yet: its rules and players, no hands."""
+    return {
+        "format": FORMAT,
+        "rules": {"preset": rules.preset, "options": rules.options()},
+        "players": list(players),
+        "hands": [],
+    }
+
+
 def export(game: Game, names: Sequence[str] | None = None) -> dict[str, Any]:
     """The record of ``game`` as a JSON-ready dict; deals are always written out in full."""
     if game.hands_before:

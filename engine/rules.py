@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, get_type_hints
 
 from engine.errors import RulesError
+from engine.options import Between, OneOf, OptionSpec, spec_of
 from engine.tiles import SET_SIZES, set_size
 
 Family = Literal["partnership", "individual", "divisor", "train"]
@@ -28,11 +29,11 @@ class Rules:
 
     preset: str = "partnership"
     family: Family = "partnership"
-    set: int = 6
+    set: Annotated[int, OneOf(*SET_SIZES)] = 6
     min_players: int = 4
     max_players: int = 4
-    hand_size: int | None = None
-    redeal_doubles: int | None = 5
+    hand_size: Annotated[int | None, Between(1, 50)] = None
+    redeal_doubles: Annotated[int | None, OneOf(None, 4, 5, 6, 7)] = 5
     # Who opens the first hand, and with what.
     first_opener: Literal["highest_double", "draw"] = "highest_double"
     opener_plays_double: bool = True
@@ -42,9 +43,14 @@ class Rules:
         "winner", "rotate", "holder_of_highest_double", "last_player", "first_rule"
     ] = "winner"
     must_open_with_double: bool = False
+    # Who cannot play, in a game with a boneyard: ``until_playable`` draws until a tile
+    # fits, then plays it; ``one_then_pass`` draws one and plays it if it fits, else
+    # passes; ``one_ends_turn`` is seed 003's own words ("roba del mazo y luego pasa su
+    # turno sin jugar"): one tile is drawn and the turn passes whatever it is (also the
+    # divisor games' rule, seed 004's "el palo").
     draw_rule: Literal["none", "until_playable", "one_then_pass", "one_ends_turn"] = "none"
     crosswise_doubles: bool = False
-    divisor: int | None = None
+    divisor: Annotated[int | None, OneOf(None, 3, 5, 7, 9, 11)] = None
     # Hand end and scoring.
     blocked_tie: Literal["closer_wins", "closer_loses", "opener_team_wins", "nobody"] = (
         "closer_wins"
@@ -54,16 +60,18 @@ class Rules:
     blocked_both_score: bool = False
     tens_scoring: bool = False
     winner_subtracts_own: bool = False
-    min_opening_score: int = 0
+    min_opening_score: Annotated[int, Between(0, 100_000)] = 0
     # Game end.
-    target: int | None = 100
+    target: Annotated[int | None, Between(1, 100_000)] = 100
     single_hand: bool = False
-    instant_win_hand_points: int | None = None
-    hands: int | None = None
-    time_limit_minutes: int = 0
+    instant_win_hand_points: Annotated[int | None, Between(1, 100_000)] = None
+    hands: Annotated[int | None, Between(1, 1_000)] = None
+    time_limit_minutes: Annotated[int, Between(0, 24 * 60)] = 0
     time_limit_ends: Literal["finish_hand", "immediately"] = "finish_hand"
     # Mexican Train.
-    rounds: int | None = None  # None: one round per engine double, N-N down to 0-0
+    rounds: Annotated[int | None, Between(1, 1_000)] = (
+        None  # None: one round per engine double, N-N down to 0-0
+    )
     engine_from: Literal["table", "holder"] = "table"
     marker_removed_by: Literal["owner", "anyone", "owner_plays_anywhere"] = "owner"
     no_marker_when_satisfying: bool = False
@@ -75,12 +83,33 @@ class Rules:
     positive_scoring: bool = False
     # Turns.
     auto_pass: bool = True
-    turn_timeout: int = 90
-    max_timeouts: int = 3
+    turn_timeout: Annotated[int, Between(15, 24 * 3600)] = 90
+    max_timeouts: Annotated[int, Between(1, 100)] = 3
 
     @property
     def teams(self) -> bool:
         return self.family == "partnership"
+
+    def side_of(self, seat: int) -> int:
+        """The score-sheet column of a seat: its team in partnership games (seats 0 and 2
+        are team 0, seats 1 and 3 team 1), else the seat itself."""
+        return seat % 2 if self.teams else seat
+
+    def partner_of(self, seat: int) -> int | None:
+        """The seat opposite in partnership games; None when each plays for themselves."""
+        return (seat + 2) % 4 if self.teams else None
+
+    def side_seats(self, players: int) -> tuple[tuple[int, ...], ...]:
+        """The seats of each side, side by side: ((0, 2), (1, 3)) in partnership games."""
+        if self.teams:
+            return tuple(tuple(range(side, players, 2)) for side in range(2))
+        return tuple((seat,) for seat in range(players))
+
+    @property
+    def number_option(self) -> str:
+        """The option a bare number after ``/new`` sets: rounds in Mexican Train, else
+        the target."""
+        return "rounds" if self.family == "train" else "target"
 
     @property
     def has_boneyard(self) -> bool:
@@ -122,6 +151,11 @@ class Rules:
         return default_hand_size(self.family, self.set, players)
 
     def check_players(self, players: int) -> None:
+        if self.family == "divisor" and self.set == 6 and players > self.max_players:
+            raise RulesError(
+                f"{self.preset} on a double-6 set is played by {self.min_players} to"
+                f" {self.max_players} players, not {players}; with more, choose set=9"
+            )
         if not self.min_players <= players <= self.max_players:
             raise RulesError(
                 f"{self.preset} is played by {self.min_players} to {self.max_players} players,"
@@ -142,6 +176,8 @@ class Rules:
         values = {**defaults, **options}
         if values.get("tens_scoring") and "target" not in options:
             values["target"] = 40
+        if values.get("family") == "divisor" and values.get("set") == 6:
+            values["max_players"] = DIVISOR_DOUBLE_6_MAX_PLAYERS  # RULES.md: 2-4 on double-6
         if values.get("family") == "train":
             # penalty points: lowest total wins; positive scoring: highest wins
             values["score_to"] = "winner" if values.get("positive_scoring") else "loser"
@@ -157,6 +193,12 @@ def _preset_with(name: str, options: tuple[tuple[str, Any], ...]) -> Rules:
     return Rules._build(name, PRESETS[name], dict(options))
 
 
+def forget_cached() -> None:
+    """Forgets the rules worked out before: a preset was added or changed."""
+    _preset_with.cache_clear()
+    _options_of.cache_clear()
+
+
 @lru_cache(maxsize=1024)
 def _options_of(rules: Rules) -> tuple[tuple[str, Any], ...]:
     base = Rules.from_preset(rules.preset)
@@ -170,6 +212,10 @@ def _options_of(rules: Rules) -> tuple[tuple[str, Any], ...]:
     if rules.family == "train":
         options.pop("score_to", None)  # follows positive_scoring
     return tuple(options.items())
+
+
+DIVISOR_DOUBLE_6_MAX_PLAYERS = 4
+"""Divisor games take 2-4 players on double-6 and 2-8 on larger sets (RULES.md)."""
 
 
 def default_hand_size(family: str, top: int, players: int) -> int:
@@ -195,69 +241,10 @@ def default_hand_size(family: str, top: int, players: int) -> int:
     raise RulesError(f"no hand-size table for {family}")
 
 
-_LINE_BASE: dict[str, Any] = {}
-
-PRESETS: dict[str, dict[str, Any]] = {
-    "partnership": {**_LINE_BASE},
-    "tournament_pr": {
-        "first_opener": "draw",
-        "opener_plays_double": False,
-        "next_opener": "last_player",
-        "blocked_tie": "nobody",
-        "score_to": "winner",
-        "points": "all",
-        "target": 200,
-        "time_limit_minutes": 40,
-    },
-    "block": {
-        "family": "individual",
-        "min_players": 2,
-        "redeal_doubles": None,
-        "opener_plays_double": False,
-        "next_opener": "first_rule",
-        "blocked_tie": "nobody",
-        "score_to": "winner",
-    },
-    "draw": {
-        "family": "individual",
-        "min_players": 2,
-        "redeal_doubles": None,
-        "opener_plays_double": False,
-        "next_opener": "first_rule",
-        "draw_rule": "until_playable",
-        "blocked_tie": "nobody",
-        "score_to": "winner",
-    },
-}
-for _name, _top, _divisor in (("all_fives", 6, 5), ("fido12", 12, 7), ("fido18", 18, 11)):
-    PRESETS[_name] = {
-        "family": "divisor",
-        "set": _top,
-        "divisor": _divisor,
-        "min_players": 2,
-        "max_players": 8,
-        "redeal_doubles": None,
-        "no_double": "redeal",
-        "next_opener": "first_rule",
-        "draw_rule": "one_ends_turn",
-        "crosswise_doubles": True,
-        "blocked_tie": "nobody",
-        "score_to": "winner",
-        "target": None,
-        "hands": 1,
-    }
-
-PRESETS["mexican_train"] = {
-    "family": "train",
-    "set": 12,
-    "min_players": 2,
-    "max_players": 8,
-    "redeal_doubles": None,
-    "draw_rule": "until_playable",
-    "blocked_tie": "nobody",
-    "score_to": "loser",
-    "target": None,
-}
+# Every preset by name: the options it sets over the defaults of :class:`Rules`. The
+# built-in ones, with their titles and descriptions, are registered by engine/presets.py
+# (imported at the end of this module), each in one ``register_preset`` call.
+PRESETS: dict[str, dict[str, Any]] = {}
 
 _TRAIN_ONLY = (
     "rounds",
@@ -276,67 +263,42 @@ _TRAIN_ONLY = (
 _FIXED = {"preset", "family", "min_players", "max_players", "crosswise_doubles"}
 OPTION_NAMES = frozenset(f.name for f in fields(Rules)) - _FIXED
 
-_CHOICES: dict[str, tuple[Any, ...]] = {
-    "set": SET_SIZES,
-    "redeal_doubles": (None, 4, 5, 6, 7),
-    "first_opener": ("highest_double", "draw"),
-    "no_double": ("highest_tile", "redeal"),
-    "next_opener": ("winner", "rotate", "holder_of_highest_double", "last_player", "first_rule"),
-    "draw_rule": ("none", "until_playable", "one_then_pass", "one_ends_turn"),
-    "divisor": (None, 3, 5, 7, 9, 11),
-    "blocked_tie": ("closer_wins", "closer_loses", "opener_team_wins", "nobody"),
-    "score_to": ("loser", "winner"),
-    "points": ("losers", "all"),
-    "time_limit_ends": ("finish_hand", "immediately"),
-    "engine_from": ("table", "holder"),
-    "marker_removed_by": ("owner", "anyone", "owner_plays_anywhere"),
-    "satisfy_order": ("oldest_first", "newest_first"),
+# What each option accepts, read once from the types of the fields above.
+_SPECS: dict[str, OptionSpec] = {
+    name: spec_of(name, hint)
+    for name, hint in get_type_hints(Rules, include_extras=True).items()
+    if name in OPTION_NAMES
 }
-_BOOLS = {
-    "opener_plays_double",
-    "must_open_with_double",
-    "blocked_both_score",
-    "tens_scoring",
-    "winner_subtracts_own",
-    "single_hand",
-    "auto_pass",
-    "no_marker_when_satisfying",
-    "satisfy_doubles",
-    "one_double_per_turn",
-    "first_turn_one_tile",
-    "forked_doubles",
-    "positive_scoring",
-}
-# name -> (smallest, largest, None allowed)
-_NUMBERS: dict[str, tuple[int, int, bool]] = {
-    "hand_size": (1, 50, True),
-    "target": (1, 100_000, True),
-    "instant_win_hand_points": (1, 100_000, True),
-    "min_opening_score": (0, 100_000, False),
-    "hands": (1, 1_000, True),
-    "rounds": (1, 1_000, True),
-    "time_limit_minutes": (0, 24 * 60, False),
-    "turn_timeout": (15, 24 * 3600, False),
-    "max_timeouts": (1, 100, False),
-}
+
+
+def option_spec(name: str) -> OptionSpec:
+    if name not in _SPECS:
+        raise RulesError(f"unknown option '{name}'")
+    return _SPECS[name]
+
+
+def option_bounds(name: str) -> tuple[int, int]:
+    """The smallest and largest whole number the option ``name`` takes."""
+    bounds = option_spec(name).bounds
+    if bounds is None:
+        raise RulesError(f"option {name} is not a number")
+    return bounds
+
+
+def option_choices(name: str) -> tuple[Any, ...]:
+    """The values the option ``name`` takes, in order (None: "off"; flags: False, True)."""
+    spec = option_spec(name)
+    if spec.flag:
+        return (False, True)
+    if spec.choices is None:
+        raise RulesError(f"option {name} is a number, not a choice")
+    return spec.choices
 
 
 def _check_option(key: str, value: Any) -> None:
     if key not in OPTION_NAMES:
         raise RulesError(f"unknown option '{key}'")
-    if key in _CHOICES:
-        if value not in _CHOICES[key] or isinstance(value, bool):
-            allowed = ", ".join("off" if c is None else str(c) for c in _CHOICES[key])
-            raise RulesError(f"option {key} cannot be {value!r}; choose one of {allowed}")
-    elif key in _BOOLS:
-        if not isinstance(value, bool):
-            raise RulesError(f"option {key} is true or false, not {value!r}")
-    else:
-        low, high, nullable = _NUMBERS[key]
-        if value is None and nullable:
-            return
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise RulesError(f"option {key} must be a whole number from {low} to {high}")
+    _SPECS[key].check(value)
 
 
 def _check_consistent(rules: Rules) -> None:
@@ -372,3 +334,7 @@ def _check_train(rules: Rules) -> None:
         raise RulesError("divisor options do not belong to Mexican Train")
     if rules.draw_rule != "until_playable":
         raise RulesError("Mexican Train has its own drawing rule")
+
+
+# The built-in presets, registered once this module is complete.
+import engine.presets  # noqa: E402, F401

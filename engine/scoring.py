@@ -2,24 +2,28 @@
 
 from __future__ import annotations
 
-from engine.line import LineHand
+from typing import TYPE_CHECKING
+
 from engine.outcome import HandResult
 from engine.rules import Rules
-from engine.train import TrainHand
+
+if TYPE_CHECKING:  # the hands score themselves with these functions
+    from engine.line import LineHand
+    from engine.train import TrainHand
 
 
 def side_of(rules: Rules, seat: int) -> int:
     """The score-sheet column of a seat: its team in partnership games, else itself."""
-    return seat % 2 if rules.teams else seat
+    return rules.side_of(seat)
 
 
 def sides(rules: Rules, players: int) -> int:
-    return 2 if rules.teams else players
+    return len(rules.side_seats(players))
 
 
 def side_pips(rules: Rules, pips: list[int]) -> list[int]:
     if rules.teams:
-        return [pips[0] + pips[2], pips[1] + pips[3]]
+        return [sum(pips[s] for s in seats) for seats in rules.side_seats(len(pips))]
     return list(pips)
 
 
@@ -87,8 +91,8 @@ def score_round(rules: Rules, hand: TrainHand) -> HandResult:
     """A Mexican Train round: penalty pips, or with positive_scoring the winners' take."""
     pips = hand.pips()
     if hand.ended == "domino":
-        winners = [hand.closer] if hand.closer is not None and not pips[hand.closer] else []
-        winners = winners or [s for s, p in enumerate(pips) if p == 0][:1]
+        # whoever went out (no tiles left), not a seat holding only 0-0
+        winners = [s for s, tiles in enumerate(hand.hands) if not tiles]
     else:
         fewest = min(pips)
         winners = [s for s, p in enumerate(pips) if p == fewest]

@@ -1,14 +1,19 @@
 """Tiles and sets.
 
-A tile is an ``int`` subclass whose value is its rank in the *tile order* of RULES.md
-(higher end first, then lower end). The rank of a tile does not depend on the set it
-belongs to, so double-6 tiles keep their ids in a double-12 set, tiles compare by
-tile order for free, and a hand is a bitmask ``sum(1 << tile)``.
+A tile is an ``int`` subclass whose value is its id in the *set order* (higher end
+first, then lower end: 0-0, 1-0, 1-1, 2-0, ...). The id of a tile does not depend on the
+set it belongs to, so double-6 tiles keep their ids in a double-12 set, and a hand is a
+bitmask ``sum(1 << tile)``. The *tile order* of RULES.md, wherever tiles are ranked
+("the highest tile"), is another order: the higher total first, then the higher end
+(:data:`RANK`, :func:`highest`).
 
 >>> Tile.parse("5-6")
 Tile('6-5')
->>> Tile.parse("6-2") > Tile.parse("5-3")
-True
+>>> six_two, five_three, five_four, six_zero = map(Tile.parse, ["6-2", "5-3", "5-4", "6-0"])
+>>> RANK[six_two] > RANK[five_three], RANK[five_four] > RANK[six_zero], five_four > six_zero
+(True, True, False)
+>>> highest(mask_of([Tile.parse("6-0"), Tile.parse("5-4"), Tile.parse("5-0")]))
+Tile('5-4')
 >>> len(set_tiles(6)), len(set_tiles(12))
 (28, 91)
 """
@@ -101,6 +106,10 @@ HI: list[int] = _HI
 LO: list[int] = _LO
 VALUE: list[int] = [h + lo for h, lo in zip(_HI, _LO, strict=True)]
 BIT: list[int] = [1 << t for t in range(len(TILES))]
+RANK: list[int] = [(h + lo) * (MAX_NUMBER + 1) + h for h, lo in zip(_HI, _LO, strict=True)]
+"""RANK[t]: the tile's place in RULES.md's tile order (seeds 001 and 003): the higher
+total first; equal totals, the higher end (6-2 > 5-3, 5-4 > 6-0). Doubles keep their
+set order (n-n ranks by n)."""
 
 # NUMBER_MASK[n]: bitmask of every tile (of any set) that shows the number n.
 NUMBER_MASK: list[int] = [0] * (MAX_NUMBER + 1)
@@ -119,7 +128,7 @@ def set_size(top: int) -> int:
 
 
 def set_tiles(top: int) -> list[Tile]:
-    """Every tile of the double-``top`` set, in tile order."""
+    """Every tile of the double-``top`` set, in set order."""
     return TILES[: set_size(top)]
 
 
@@ -137,7 +146,7 @@ def mask_of(tiles: Iterable[int]) -> int:
 
 
 def tiles_of(mask: int) -> list[Tile]:
-    """Tiles of a bitmask in tile order."""
+    """Tiles of a bitmask in set order."""
     out = []
     while mask:
         low = mask & -mask
@@ -156,5 +165,7 @@ def pips_of(mask: int) -> int:
 
 
 def highest(mask: int) -> Tile:
-    """The highest tile (in tile order) of a non-empty bitmask."""
-    return TILES[mask.bit_length() - 1]
+    """The highest tile in tile order (:data:`RANK`) of a non-empty bitmask."""
+    if not mask & ~DOUBLES_MASK:  # doubles only: set order is tile order
+        return TILES[mask.bit_length() - 1]
+    return max(tiles_of(mask), key=RANK.__getitem__)

@@ -13,13 +13,14 @@ draws one and plays it if it fits, else passes and marks their train.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 from engine.hand import Hand
 from engine.moves import MEXICAN, Action, Move
+from engine.outcome import HandResult
 from engine.rules import Rules
+from engine.scoring import score_round
 from engine.tiles import HI, LO, NUMBER_MASK, TILES, Tile, tiles_of
 
 _PLAY, _PASS, _DRAW, _END = Action.PLAY, Action.PASS, Action.DRAW, Action.END
@@ -51,6 +52,7 @@ def _row(seat: int, fit: int, train: int) -> list[Move]:
 
 
 _ALLOWED: dict[int, list[int]] = {}  # (players, seat, markers) -> trains open to the seat
+_OWN = [[seat] for seat in range(8)]  # a seat whose train has not left the station
 
 _SIMPLE = {
     (seat, action): Move(seat, action) for seat in range(8) for action in (_PASS, _DRAW, _END)
@@ -81,6 +83,7 @@ class TrainHand(Hand):
         "_forked",
         "_open_doubles",
         "_owe",
+        "_seek",
         "_started",
         "_turn_duty",
         "_turn_start",
@@ -96,7 +99,6 @@ class TrainHand(Hand):
         "laid",
         "marked",
         "moves",
-        "on_end",
         "opener",
         "players",
         "rules",
@@ -112,6 +114,7 @@ class TrainHand(Hand):
         first_seat: int,
         engine: Tile,
         engine_on_table: bool,
+        seek_double: bool = False,
     ) -> None:
         n = len(hands)
         self.rules = rules
@@ -131,7 +134,6 @@ class TrainHand(Hand):
         self.moves: list[Move] = []
         self.ended: RoundEnd | None = None
         self.closer: int | None = None
-        self.on_end: Callable[[], None] | None = None
         self._first_left = 0 if rules.first_turn_one_tile else n  # first turns still to come
         self._started = False  # the player to move has laid a tile this turn
         self._turn_start = 0
@@ -142,6 +144,9 @@ class TrainHand(Hand):
         self._forked: set[int] = set()  # doubles laid forked: their free side is always due
         self._open_doubles: dict[int, int] = {}  # double -> open ends showing it
         self._due: tuple[int, int] | None = None  # the duty of this turn, fixed at its start
+        # engine_from = holder and nobody dealt a double: seats draw until one draws a
+        # double, which becomes the engine
+        self._seek = seek_double
 
     # ----- reading -------------------------------------------------------------------
 
@@ -212,9 +217,13 @@ class TrainHand(Hand):
         return None if best is None else (best[1], best[2])
 
     def _allowed(self, seat: int) -> list[int]:
-        """Trains the seat may play on now (never mutate: lists are shared)."""
-        if self._first_left and not self.rules.first_turn_one_tile:
-            return [seat]
+        """Trains the seat may play on now (never mutate: lists are shared).
+
+        Until the seat's own train has left the station (holds a tile, laid by anyone),
+        the seat may only start it: no marked train, no Mexican train.
+        """
+        if not self.laid[seat] or (self._first_left and not self.rules.first_turn_one_tile):
+            return _OWN[seat]
         key = (self.players * 8 + seat) * 256 + self.marked
         trains = _ALLOWED.get(key)
         if trains is None:
@@ -311,7 +320,11 @@ class TrainHand(Hand):
             self._bone_at += 1
             self.hands[seat] |= 1 << drawn
             if not self.engine_down:
-                if drawn != self.engine:
+                if self._seek and HI[drawn] == LO[drawn]:
+                    self._seek = False  # the first double drawn is the engine
+                    self.engine = TILES[drawn]
+                    self.ends = [[(HI[drawn], -1)] for _ in range(self.players + 1)]
+                elif drawn != self.engine:
                     self._next_turn(seat)
                 return
             # It must be played at once if it fits anywhere the seat may play; if not,
@@ -425,16 +438,21 @@ class TrainHand(Hand):
         duty = self._duty(start)
         if duty is not None:
             train, i = duty
-            fits = NUMBER_MASK[self.ends[train][i][0]]
+            fits = start_only = NUMBER_MASK[self.ends[train][i][0]]
         else:
             fits = 0
             for ends in self.ends:
                 for number, _ in ends:
                     fits |= NUMBER_MASK[number]
-        for h in self.hands:
-            if h & fits:
+            start_only = NUMBER_MASK[self.engine.hi]  # a train yet to leave the station
+        laid = self.laid
+        for seat, h in enumerate(self.hands):
+            if h & (fits if laid[seat] else start_only):
                 return
         self._end("blocked")
+
+    def result(self, scores: list[int]) -> HandResult:
+        return score_round(self.rules, self)
 
     def copy(self) -> TrainHand:
         other: TrainHand = self._copy_slots()
@@ -474,6 +492,11 @@ class TrainHand(Hand):
                 where = "the Mexican train" if train == self.players else f"train {train}"
                 if self._first_left:
                     return f"a first turn builds only your own train; you can: {options}"
+                if not self.laid[seat]:
+                    return (
+                        f"your train has not left the station: you may only start it; "
+                        f"you can: {options}"
+                    )
                 return f"{where} has no marker: you may not play there; you can: {options}"
             return f"{tile} does not fit there; you can: {options}"
         if move.action is _DRAW:

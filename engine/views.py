@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from engine.game import Game
 from engine.line import LineHand, OpenSide, Placement
 from engine.moves import Move
-from engine.outcome import HandResult, Outcome
+from engine.outcome import CountScore, HandResult, Outcome
 from engine.rules import Rules
 from engine.tiles import Tile
 from engine.train import TrainHand, TrainView
@@ -32,6 +32,7 @@ class View:
     open_sides: tuple[OpenSide, ...]
     count: int | None  # sum of the open ends in divisor games
     scored: tuple[int, ...]  # points made by counts in this hand (divisor games)
+    last_score: CountScore | None  # what the last play scored by the count, and why
     boneyard: int  # tiles left to draw
     opener: int | None
     to_move: int | None
@@ -61,6 +62,7 @@ def view_of(game: Game, seat: int | None = None) -> View:
     """The game as ``seat`` sees it (``None``: as the room sees it)."""
     if seat is not None and not 0 <= seat < game.players:
         raise ValueError(f"seat {seat} is not at this table")
+    game.settle()
     log = game.logs[-1] if game.logs else None
     hand = log.state if log else None
     train = hand if isinstance(hand, TrainHand) else None
@@ -80,6 +82,7 @@ def view_of(game: Game, seat: int | None = None) -> View:
         open_sides=tuple(line.open_sides()) if line else (),
         count=hand.count if hand is not None and game.rules.divisor else None,
         scored=tuple(hand.scored) if hand else (0,) * game.players,
+        last_score=line.last_score() if line else None,
         boneyard=hand.boneyard_left if hand else 0,
         opener=hand.opener if hand else None,
         to_move=to_move,

@@ -108,7 +108,7 @@ class HardPlayer:
             pips = state.pips()
             points = [state.scored[s] - pips[s] * PIP_WEIGHT for s in range(state.players)]
             if rules.teams:
-                points = [points[0] + points[2], points[1] + points[3]]
+                points = [sum(points[s] for s in team) for team in rules.side_seats(state.players)]
             return _margin(points, side_of(rules, seat))
         result = score_hand(rules, state, [0] * len(view.scores))
         mine = side_of(rules, seat)

@@ -38,7 +38,7 @@ def line_score(view: View) -> Callable[[Move], float]:
     divisor = view.rules.divisor
     mine = list(view.hand)
     nxt = (seat + 1) % view.players
-    partner = (seat + 2) % 4 if view.rules.teams else None
+    partner = view.rules.partner_of(seat)
 
     def score(move: Move) -> float:
         tile = move.tile
