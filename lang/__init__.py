@@ -3,7 +3,7 @@ from gettext catalogs (lang/locales/<lang>/LC_MESSAGES/messages.po, read with Ba
 
 Messages are written in English in the code as ``tr(lang, "Seat {seat} is free.",
 seat=2)``; the English text is the message id. ``python -m lang update`` adds the ids
-found in bot/ and render/ to every catalog (untranslated); a test fails while any
+found in engine/, bot/ and render/ to every catalog (untranslated); a test fails while any
 catalog lacks a translation or names other placeholders than the id.
 """
 
@@ -21,7 +21,7 @@ from babel.messages.pofile import read_po, write_po
 LANGUAGES = ("es", "en", "pt")
 DEFAULT = "es"  # most of our players speak Spanish
 LOCALES = Path(__file__).with_name("locales")
-SOURCES = [Path(__file__).parents[1] / name for name in ("bot", "render")]
+SOURCES = [Path(__file__).parents[1] / name for name in ("engine", "bot", "render")]
 KEYWORDS = {"tr": (2,), "N_": None}  # tr(lang, message, ...); N_(message) marks for later
 
 

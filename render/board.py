@@ -6,16 +6,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Protocol
 
 from PIL import Image, ImageDraw
 
+from engine.keys import keys_by_tile
 from engine.outcome import HandResult
 from engine.tiles import Tile
 from engine.views import View
 from render.faces import tile_back, tile_face
 from render.fonts import fit_text, font
 from render.geometry import Box, PlacedTile
-from render.keys import keys_by_tile
 from render.line_layout import Link, layout_line
 from render.scene import Scene, scene_layout
 from render.sheets import draw_score_sheet
@@ -26,31 +27,54 @@ from render.words import word
 UNSATISFIED = (230, 40, 40)
 
 
+class TableLike(Protocol):
+    """What a picture needs besides the view: the names at the table and the clocks
+    (the engine never reads a clock; the bot passes the seconds left), and the look.
+    Any object with these fields will do (the bot passes its own plain ``Table``)."""
+
+    @property
+    def names(self) -> tuple[str, ...]: ...
+    @property
+    def turn_seconds(self) -> float | None: ...  # left to the player to move
+    @property
+    def clock_seconds(self) -> float | None: ...  # left on the tournament game clock
+    @property
+    def lang(self) -> str: ...
+    @property
+    def theme(self) -> str: ...
+    @property
+    def numerals(self) -> bool: ...  # numbers as numerals on every set, not pips
+
+
 @dataclass(frozen=True)
 class Table:
-    """What a picture needs besides the view: the names at the table and the clocks
-    (the engine never reads a clock; the bot passes the seconds left)."""
+    """render's own :class:`TableLike` (the command line and the tests build one)."""
 
     names: tuple[str, ...]
-    turn_seconds: float | None = None  # left to the player to move
-    clock_seconds: float | None = None  # left on the tournament game clock
+    turn_seconds: float | None = None
+    clock_seconds: float | None = None
     lang: str = "es"
     theme: str = "classic"
-    numerals: bool = False  # numbers as numerals on every set, not pips
+    numerals: bool = False
 
     def name(self, seat: int) -> str:
-        if 0 <= seat < len(self.names):
-            return self.names[seat]
-        return f"{word('player', self.lang)} {seat + 1}"
+        return seat_name(self, seat)
 
 
-def draw_board(view: View, table: Table) -> Image.Image:
+def seat_name(table: TableLike, seat: int) -> str:
+    """The name at ``seat``, or "Player 3" for a seat the table does not name."""
+    if 0 <= seat < len(table.names):
+        return table.names[seat]
+    return f"{word('player', table.lang)} {seat + 1}"
+
+
+def draw_board(view: View, table: TableLike) -> Image.Image:
     """The table as ``view`` shows it; a seat's view adds its hand, the end of a hand
     adds every hand revealed and the score sheet."""
     return _Painter(view, table).board()
 
 
-def draw_hand(view: View, table: Table) -> Image.Image:
+def draw_hand(view: View, table: TableLike) -> Image.Image:
     """Only a player's hand (for a private message): the tiles and their move keys."""
     painter = _Painter(view, table, scene_layout(0, (0.0, 0.0), None, view.hand))
     return painter.hand_alone()
@@ -59,7 +83,7 @@ def draw_hand(view: View, table: Table) -> Image.Image:
 class _Painter:
     """One picture being drawn: the view, the names and the canvas, shared by its parts."""
 
-    def __init__(self, view: View, table: Table, scene: Scene | None = None) -> None:
+    def __init__(self, view: View, table: TableLike, scene: Scene | None = None) -> None:
         self.view = view
         self.table = table
         self.theme: Theme = theme_named(table.theme)
@@ -111,6 +135,9 @@ class _Painter:
 
     # ----- parts -----------------------------------------------------------------------
 
+    def name(self, seat: int) -> str:
+        return seat_name(self.table, seat)
+
     @cached_property
     def unit(self) -> float:
         return self.scene.unit
@@ -120,7 +147,7 @@ class _Painter:
         return box.scaled(self.unit, self.scene.table.x, self.scene.table.y)
 
     def colour_of(self, seat: int) -> RGB:
-        index = seat % 2 if self.view.rules.teams else seat
+        index = self.view.rules.side_of(seat)
         return self.theme.players[index % len(self.theme.players)]
 
     def face(self, tile: PlacedTile | Tile, size: int, upright: bool) -> Image.Image:
@@ -175,7 +202,7 @@ class _Painter:
             if spot.owner is None:
                 colour, text = theme.ink, word("mexican", self.table.lang)
             else:
-                colour, text = self.colour_of(spot.owner), self.table.name(spot.owner)
+                colour, text = self.colour_of(spot.owner), self.name(spot.owner)
             x0, y0, x1, y1 = spot.spoke
             draw.line(
                 (ox + x0 * unit, oy + y0 * unit, ox + x1 * unit, oy + y1 * unit),
@@ -209,9 +236,9 @@ class _Painter:
                 draw.rectangle(
                     (left + 3, top + 3, right - 3, bottom - 3), outline=theme.last, width=3
                 )
-            name = fit_text(draw, table.name(seat), name_font, right - left - 110)
+            name = fit_text(draw, self.name(seat), name_font, right - left - 110)
             draw.text((left + 16, top + 10), name, fill=theme.ink, font=name_font)
-            side = seat % 2 if view.rules.teams else seat
+            side = view.rules.side_of(seat)
             if side < len(view.scores):
                 score = str(view.scores[side])
                 draw.text(
@@ -239,11 +266,10 @@ class _Painter:
             parts.append(f"{word('boneyard', lang)}: {view.boneyard}")
         if view.count is not None and view.placements:
             text = f"{word('count', lang)}: {view.count}"
-            divisor = view.rules.divisor or 0
-            last = next((m for m in reversed(view.history) if m.tile is not None), None)
-            if divisor and view.count and view.count % divisor == 0 and last is not None:
-                who = self.table.name(last.seat)
-                text += f" ({who} {word('scored', lang)} {view.count // divisor})"
+            scored = view.last_score
+            if scored is not None:
+                who = self.name(scored.seat)
+                text += f" ({who} {word('scored', lang)} {scored.points})"
             parts.append(text)
         if self.table.clock_seconds is not None:
             seconds = max(0, round(self.table.clock_seconds))
@@ -261,15 +287,15 @@ class _Painter:
         )
 
     def result_text(self, result: HandResult) -> str:
-        lang, name = self.table.lang, self.table.name
+        lang, name = self.table.lang, self.name
         end = result.end
         head = word(end, lang) if end in ("domino", "blocked", "void") else str(end)
         if result.winner is None:
             return head if end == "void" else f"{head}: {word('tie', lang)}"
+        seats = self.view.rules.side_seats(self.view.players)[result.winner]
+        who = " / ".join(name(seat) for seat in seats)
         if self.view.rules.teams:
-            who = f"{word('team', lang)} {name(result.winner)} / {name(result.winner + 2)}"
-        else:
-            who = name(result.winner)
+            who = f"{word('team', lang)} {who}"
         return f"{head}: {who} {word('wins', lang)}"
 
     def reveal(self) -> None:
@@ -277,7 +303,7 @@ class _Painter:
         pips = self.view.result.pips if self.view.result is not None else ()
         for row in self.scene.reveal:
             left, top, _, bottom = row.label.scaled(1)
-            name = fit_text(self.draw, self.table.name(row.seat), face, 130)
+            name = fit_text(self.draw, self.name(row.seat), face, 130)
             points = f"  {pips[row.seat]}" if row.seat < len(pips) else ""
             self.draw.text(
                 (left, (top + bottom) / 2),
@@ -296,7 +322,7 @@ class _Painter:
         assert self.scene.hand_label is not None
         left, top, _, bottom = self.scene.hand_label.scaled(1)
         seat = view.seat if view.seat is not None else 0
-        title = f"{word('your_hand', self.table.lang)} · {self.table.name(seat)}"
+        title = f"{word('your_hand', self.table.lang)} · {self.name(seat)}"
         draw.text((left, (top + bottom) / 2), title, fill=theme.ink, font=font(22), anchor="lm")
         keys = keys_by_tile(view.legal_moves)
         key_font = font(18)

@@ -1,23 +1,8 @@
-"""Short keys for legal moves: the label under a playable tile in a hand picture is the
-label of the button that plays it, so a player can match the two at a glance."""
+"""The move keys a hand picture shows under each playable tile: the engine's
+(engine/keys.py), so the picture and the buttons the service makes always agree."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from engine.keys import keys_by_tile, move_keys
 
-from engine.moves import Move
-from engine.tiles import Tile
-
-
-def move_keys(moves: Sequence[Move]) -> list[tuple[str, Move]]:
-    """``(key, move)`` for every move, keys "1", "2", ... in the order given."""
-    return [(str(i + 1), move) for i, move in enumerate(moves)]
-
-
-def keys_by_tile(moves: Sequence[Move]) -> dict[Tile, list[str]]:
-    """The keys of the moves that play each tile (a tile may fit in several places)."""
-    found: dict[Tile, list[str]] = {}
-    for key, move in move_keys(moves):
-        if move.tile is not None:
-            found.setdefault(move.tile, []).append(key)
-    return found
+__all__ = ["keys_by_tile", "move_keys"]

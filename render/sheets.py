@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from PIL import Image, ImageDraw
 
@@ -94,9 +95,7 @@ def side_names(view: View, names: Sequence[str]) -> list[str]:
     def name(seat: int) -> str:
         return names[seat] if seat < len(names) else str(seat + 1)
 
-    if view.rules.teams:
-        return [f"{name(0)} / {name(2)}", f"{name(1)} / {name(3)}"]
-    return [name(s) for s in range(view.players)]
+    return [" / ".join(map(name, seats)) for seats in view.rules.side_seats(view.players)]
 
 
 def draw_score_sheet(
@@ -114,9 +113,25 @@ def draw_score_sheet(
     return _draw_table(word("score_sheet", lang), [kind, *sides], rows, widths, theme)
 
 
+class StandingLike(Protocol):
+    """One line of a leaderboard: any object with these fields will do (the bot passes
+    its own plain ``Standing``)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def wins(self) -> int: ...
+    @property
+    def rating(self) -> float | None: ...
+    @property
+    def points(self) -> int | None: ...
+
+
 @dataclass(frozen=True)
 class Standing:
-    """One line of a leaderboard (from storage's queries)."""
+    """render's own :class:`StandingLike` (the command line and the tests build one)."""
 
     name: str
     games: int
@@ -126,7 +141,7 @@ class Standing:
 
 
 def draw_leaderboard(
-    title: str, standings: Sequence[Standing], theme_name: str = "classic", lang: str = "es"
+    title: str, standings: Sequence[StandingLike], theme_name: str = "classic", lang: str = "es"
 ) -> Image.Image:
     theme = theme_named(theme_name)
     header = ["#", word("player", lang), word("games", lang), word("won", lang), "%"]
