@@ -23,10 +23,9 @@ from bot.config import (
 from bot.console import Console, stdin_lines
 from bot.heap import settle_heap
 from bot.model import Effect, Place
-from bot.service import GameService
+from bot.service import GameService, StorageError
 from bot.timer_loop import TimerLoop
-from storage.errors import StorageError
-from storage.store import Store
+from storage.store import Store  # the composition root: the one place that opens storage
 
 log = logging.getLogger("bot")
 DATA = Path("data")  # the SQLite database and the console's pictures, by default

@@ -1,9 +1,11 @@
 """The console room: a chat room in the terminal on the real service and storage.
 
 Type the same commands as on the platforms (``/new``, ``/join``, ``/begin``,
-``/play 6-4 on 6-6``, ...); ``/as Ana`` switches who you are, for a hot-seat game; ``/quit``
-leaves (the game stays saved: ``make run`` resumes it). Pictures go to files whose paths
-are printed; private messages are printed marked as such.
+``/play 6-4 on 6-6``, ...); ``/help`` says what can be done now and lists the commands of
+the registry (bot/registry.py); ``/as Ana`` switches who you are, for a hot-seat game;
+``/quit`` leaves (the game stays saved: ``make run`` resumes it). Pictures (boards, hands,
+leaderboards) go to files whose paths are printed; what only one person sees is printed
+marked as such.
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TextIO
 
+from bot import registry
 from bot.describe import describe_table
 from bot.model import Board, Button, Command, Effect, File, Hand, Person, Picture, Place, Say
-from bot.pictures import board_png, hand_png
+from bot.pictures import board_png, hand_png, leaderboard_png
 from bot.service import GameService
 from bot.timer_loop import TimerLoop
 from lang import language, tr
@@ -91,38 +94,62 @@ class Console:
         person = Person(self.name.lower(), self.name, self.lang, admin=True)
         command = Command(self.place, person, action, args)
         await self.deliver(self.place, await self.service.handle(command))
+        if action == "help":
+            self._commands()
         return True
+
+    def _commands(self) -> None:
+        """Every command people use, with what it does (the registry's order)."""
+        self.print(tr(self.lang, "Commands:"))
+        for spec in registry.public():
+            self.print(f"  /{spec.name}: {tr(self.lang, spec.about)}")
+        self.print(
+            tr(
+                self.lang,
+                "/as <name> plays as someone else at this table; /quit leaves (the game"
+                " stays saved).",
+            )
+        )
 
     async def deliver(self, _place: Place, effects: list[Effect]) -> None:
         for effect in effects:
             if isinstance(effect, Board):
                 path = self.pictures / "board.png"
                 _write_private(path, await board_png(effect))
-                if effect.text:
+                described = describe_table(effect.view, effect.table.names, effect.table.lang)
+                if effect.text and effect.text != described:  # /board's text is the table
                     self.print(effect.text)
-                self.print(describe_table(effect.view, effect.table.names, effect.table.lang))
+                self.print(described)
                 self.print(tr(self.lang, "Board picture: {path}", path=path))
                 self._buttons(effect.buttons)
             elif isinstance(effect, Hand):
                 who = effect.person.name
                 path = self.pictures / f"hand-{_safe(who)}.png"
                 _write_private(path, await hand_png(effect))
-                self.print(tr(self.lang, "[only {name} sees this]", name=who))
+                self._only(effect.person)
                 self.print(effect.text)
                 self.print(tr(self.lang, "Hand picture: {path}", path=path))
                 self._buttons(effect.buttons)
-            elif isinstance(effect, Say):
-                if effect.private is not None:
-                    self.print(tr(self.lang, "[only {name} sees this]", name=effect.private.name))
+            elif isinstance(effect, Say):  # a lobby, a turn call, a reply, a popup, a text
+                self._only(effect.private)
                 self.print(effect.text)
                 self._buttons(effect.buttons)
-            elif isinstance(effect, File | Picture):
-                name = effect.name if isinstance(effect, File) else "picture.png"
-                data = effect.data if isinstance(effect, File) else effect.png
-                path = self.pictures / _safe(name)
-                _write_private(path, data)
-                self.print(effect.text)
-                self.print(tr(self.lang, "Saved to {path}", path=path))
+            elif isinstance(effect, Picture):
+                self._only(effect.private)
+                self._saved("picture.png", await leaderboard_png(effect), effect.text)
+            elif isinstance(effect, File):
+                self._only(effect.private)
+                self._saved(effect.name, effect.data, effect.text)
+
+    def _only(self, person: Person | None) -> None:
+        if person is not None:
+            self.print(tr(self.lang, "[only {name} sees this]", name=person.name))
+
+    def _saved(self, name: str, data: bytes, text: str) -> None:
+        path = self.pictures / _safe(name)
+        _write_private(path, data)
+        self.print(text)
+        self.print(tr(self.lang, "Saved to {path}", path=path))
 
     def _buttons(self, buttons: tuple[Button, ...]) -> None:
         for button in buttons:

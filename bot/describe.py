@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.keys import move_keys
 from engine.moves import MEXICAN, Move
 from engine.views import View
 from lang import tr
-from render.keys import move_keys
 
 
 def move_words(lang: str, move: Move, names: Sequence[str]) -> str:

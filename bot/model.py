@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.views import View
-from render.board import Table
 
 
 @dataclass(frozen=True)
@@ -45,8 +44,46 @@ class Command:
     game_id: int | None = None
     # sent from a private chat or a direct message: ``place`` is then the room of the game
     # ``game_id`` names (the adapter looked it up), and the service accepts only the
-    # person's own seat actions there (PRIVATE_ACTIONS in bot/core.py)
+    # person's own seat actions there (Where.SEAT in bot/registry.py)
     private: bool = False
+
+
+# The looks a room may choose (/settings theme): render/theme.py draws each of them
+# (tests/bot/test_layers.py holds the two to the same names).
+THEMES = ("classic", "dark", "contrast")
+
+
+@dataclass(frozen=True)
+class Table:
+    """What a picture needs besides the view, as plain data: the names at the table and
+    the clocks (the engine never reads a clock; the service passes the seconds left), and
+    the room's look. Pictures are drawn at delivery (bot/pictures.py)."""
+
+    names: tuple[str, ...]
+    turn_seconds: float | None = None  # left to the player to move
+    clock_seconds: float | None = None  # left on the tournament game clock
+    lang: str = "es"
+    theme: str = "classic"
+    numerals: bool = False  # numbers as numerals on every set, not pips
+
+
+@dataclass(frozen=True)
+class Offer:
+    """One of a person's legal moves now, as autocomplete offers it."""
+
+    tile: str  # "6-4"
+    on: str | None  # "6-6", "6-6 flank", "mexican", "train:2"; None: the only place
+    label: str  # as the hand's button says it
+    command: str  # "play 6-4 on 6-6"
+
+
+@dataclass(frozen=True)
+class Post:
+    """Where a room's board message is."""
+
+    game_id: int
+    message_id: str
+    move_number: int | None  # the move it shows
 
 
 @dataclass(frozen=True)
@@ -65,6 +102,35 @@ class Say:
     private: Person | None = None  # only this person sees it (ephemeral or DM)
     mention: tuple[Person, ...] = ()  # people called by name (the player to move)
     buttons: tuple[Button, ...] = ()
+
+
+@dataclass(frozen=True)
+class Lobby(Say):
+    """The lobby of game ``game_id``: who sits where, and the buttons to join, add a
+    computer, begin, cancel. A newer one of the same game replaces it."""
+
+    game_id: int = 0
+
+
+@dataclass(frozen=True)
+class TurnCall(Say):
+    """ "Ana, your turn" (or "Ana, 30 seconds left"), calling ``mention`` by name in the
+    room; folded into the board's text when the hand reached that person privately."""
+
+    game_id: int = 0
+
+
+@dataclass(frozen=True)
+class Reply(Say):
+    """An answer only the person who acted sees (``private``): help, settings, a choice
+    of places for a tile. On a press, delivered in private, not as a popup."""
+
+
+@dataclass(frozen=True)
+class Popup(Say):
+    """A short notice to the person who acted (``private``): a refusal, "nothing
+    changed". On a press it is the press's popup (Telegram) or ephemeral answer
+    (Discord); on a typed command it is a private answer."""
 
 
 @dataclass(frozen=True)
@@ -107,11 +173,27 @@ class File:
 
 
 @dataclass(frozen=True)
-class Picture:
-    """A ready-made picture for the room (a leaderboard, a score sheet)."""
+class Standing:
+    """One line of a leaderboard, as plain data (render.sheets.Standing has the same
+    fields)."""
 
-    png: bytes
+    name: str
+    games: int
+    wins: int
+    rating: float | None = None
+    points: int | None = None
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A leaderboard for the room, drawn at delivery (bot/pictures.py) from ``lines``;
+    ``text`` says the same in words."""
+
+    title: str
+    lines: tuple[Standing, ...]
     text: str
+    lang: str = "es"
+    theme: str = "classic"
     private: Person | None = None
 
 

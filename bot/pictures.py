@@ -1,32 +1,35 @@
-"""Boards and hands drawn to PNG bytes, off the event loop (a picture takes tens of
-milliseconds: bench/render.py)."""
+"""Pictures drawn at delivery, off the event loop, from the plain data of the effects:
+boards, hands and leaderboards to PNG bytes (a picture takes tens of milliseconds:
+bench/render.py). The service draws nothing; only the adapters call these."""
 
 from __future__ import annotations
 
 import asyncio
 import io
+from collections.abc import Callable
 
-from bot.model import Board, Hand
+from PIL.Image import Image
+
+from bot.model import Board, Hand, Picture
 from render.board import draw_board, draw_hand
+from render.sheets import draw_leaderboard
 
 
 async def board_png(board: Board) -> bytes:
-    return await asyncio.to_thread(_board_png, board)
+    return await asyncio.to_thread(_png, draw_board, board.view, board.table)
 
 
 async def hand_png(hand: Hand) -> bytes:
-    return await asyncio.to_thread(_hand_png, hand)
+    return await asyncio.to_thread(_png, draw_hand, hand.view, hand.table)
 
 
-def _board_png(board: Board) -> bytes:
-    return _encode(draw_board(board.view, board.table))
+async def leaderboard_png(picture: Picture) -> bytes:
+    return await asyncio.to_thread(
+        _png, draw_leaderboard, picture.title, picture.lines, picture.theme, picture.lang
+    )
 
 
-def _hand_png(hand: Hand) -> bytes:
-    return _encode(draw_hand(hand.view, hand.table))
-
-
-def _encode(image: object) -> bytes:
+def _png(draw: Callable[..., Image], *args: object) -> bytes:
     out = io.BytesIO()
-    image.save(out, format="PNG")  # type: ignore[attr-defined]
+    draw(*args).save(out, format="PNG")
     return out.getvalue()

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-STRENGTHS = ("easy", "normal", "hard")
-
 
 @dataclass
 class Seat:

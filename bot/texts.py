@@ -10,14 +10,9 @@ from typing import Any
 from engine.game import Game
 from engine.moves import Action, Move
 from engine.outcome import HandResult
+from engine.presets import preset_about, preset_names
 from engine.rules import Rules
 from lang import N_, tr
-
-COMMANDS = (
-    "new", "join", "leave", "add_ai", "kick", "begin", "play", "draw", "pass", "end",
-    "hand", "board", "score", "cancel", "top", "stats", "rules", "settings", "export",
-    "help", "next", "forget", "timer",
-)  # fmt: skip
 
 DATABASE_DOWN = N_("The database is not answering. Nothing was changed; try again in a moment.")
 NOTHING_CHANGED = N_("Something went wrong on our side. Nothing was changed; try again.")
@@ -34,6 +29,7 @@ BAD_OPTIONS = N_("The room's options do not fit {preset}; change them with /sett
 LOBBY_OPEN = N_("New game of {preset}. Who plays?")
 LOBBY = N_("Game of {preset}:")
 LOBBY_NEEDS = N_("It takes {least} to {most} players. Join, or add computers.")
+LOBBY_NEEDS_EXACTLY = N_("It takes {n} players. Join, or add computers.")
 LOBBY_READY = N_("Ready: the creator can begin.")
 BACK = N_("{name} is back at the table.")
 ALREADY_BEGUN = N_("The game has already begun.")
@@ -112,39 +108,6 @@ UNKNOWN_PLAYER = N_("I do not know {name} here.")
 NO_GAMES_YET = N_("{name} has no finished games here yet.")
 _FAMILY_NAMES = (N_("partnership"), N_("line"), N_("divisor"), N_("train"))
 
-PRESET_NAMES = {
-    "partnership": N_("partnership dominoes"),
-    "tournament_pr": N_("Puerto Rico tournament"),
-    "block": N_("block dominoes"),
-    "draw": N_("draw dominoes"),
-    "all_fives": N_("all fives"),
-    "fido12": N_("fido 12"),
-    "fido18": N_("fido 18"),
-    "mexican_train": N_("Mexican Train"),
-}
-_RULES = {
-    "partnership": N_(
-        "Four players in two teams, partners opposite, seven tiles each, no boneyard. The highest double opens the first hand, the winner opens the next. The team that goes out scores; a blocked hand goes to the team with fewer pips. First to the target wins."
-    ),
-    "tournament_pr": N_(
-        "Puerto Rico tournament rules: partnership play to 200 with a game clock; when time is up, the hand in play decides."
-    ),
-    "block": N_(
-        "Two to four players, each for themselves; the remaining tiles stay out. Who cannot play passes. The player who goes out scores the others' pips."
-    ),
-    "draw": N_(
-        "Two to four players; who cannot play draws from the boneyard until they can. The player who goes out scores the others' pips."
-    ),
-    "all_fives": N_(
-        "All fives: every double lies crosswise and opens four ways. After each play, if the open ends add up to a multiple of 5, the player scores that many fifths."
-    ),
-    "fido12": N_("Fido with the double-12 set: like all fives, scoring multiples of 7."),
-    "fido18": N_("Fido with the double-18 set: like all fives, scoring multiples of 11."),
-    "mexican_train": N_(
-        "Mexican Train: 13 rounds from the double-12 engine down. Build your own train, the Mexican train, and any train with a marker. A double must be satisfied. Fewest pips over all rounds wins."
-    ),
-}
-STRENGTHS = (N_("easy"), N_("normal"), N_("hard"))
 _HELP = {
     "none": N_(
         "No game here. /new [game] [points] opens one; /rules explains a game; /top shows the leaderboard; /stats your record; /settings the room's defaults."
@@ -159,7 +122,7 @@ _HELP = {
 
 
 def preset_name(lang: str, preset: str) -> str:
-    return tr(lang, PRESET_NAMES.get(preset, preset))
+    return tr(lang, preset_names().get(preset, preset))
 
 
 def move_line(lang: str, name: str, words: str, move: Move) -> str:
@@ -173,9 +136,8 @@ def move_line(lang: str, name: str, words: str, move: Move) -> str:
 
 
 def side_names(game: Game, names: Sequence[str]) -> list[str]:
-    if game.rules.teams:
-        return [f"{names[0]} / {names[2]}", f"{names[1]} / {names[3]}"]
-    return list(names)
+    """Each side's name: a player's, or partners' together ("Ana / Carla")."""
+    return [" / ".join(names[s] for s in side) for side in game.rules.side_seats(game.players)]
 
 
 def hand_summary(lang: str, game: Game, result: HandResult | None, names: Sequence[str]) -> str:
@@ -246,7 +208,7 @@ def rules_text(lang: str, preset: str) -> str:
         if rules.min_players == rules.max_players
         else tr(lang, "{least} to {most} players", least=rules.min_players, most=rules.max_players)
     )
-    return f"{head} ({players})\n{tr(lang, _RULES[preset])}"
+    return f"{head} ({players})\n{tr(lang, preset_about(preset))}"
 
 
 def help_text(lang: str, state: str) -> str:
@@ -273,29 +235,6 @@ WELCOME = N_(
 GROUPS_ONLY = N_("Games are played in groups: add me to one and type /new there.")
 UNKNOWN_BUTTON = N_("That button is not one of mine any more. Nothing was changed.")
 NO_SUCH_GAME = N_("That game is over or gone.")
-# What each command does, in the menu Telegram shows (setMyCommands).
-COMMAND_MENU = {
-    "new": N_("Open a game: /new [game] [points]"),
-    "join": N_("Take a seat at the table"),
-    "leave": N_("Leave your seat"),
-    "add_ai": N_("Add a computer player: easy, normal or hard"),
-    "kick": N_("Remove a computer player: /kick <seat>"),
-    "begin": N_("Deal the first hand"),
-    "hand": N_("See your tiles and moves, privately"),
-    "play": N_("Play a tile: /play 6-4 on 6-6"),
-    "draw": N_("Draw from the boneyard"),
-    "pass": N_("Pass, when you cannot play"),
-    "board": N_("Post the board again"),
-    "score": N_("The score sheet"),
-    "cancel": N_("End the game with no result"),
-    "top": N_("The leaderboard: /top [game] [week|month|all]"),
-    "stats": N_("A player's record"),
-    "rules": N_("The rules of a game"),
-    "settings": N_("The room's settings (admins)"),
-    "export": N_("The game record, as a file"),
-    "help": N_("What can be done now"),
-    "forget": N_("Forget my name"),
-}
 
 
 # ----- Discord -----------------------------------------------------------------------

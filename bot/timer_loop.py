@@ -10,8 +10,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
 from bot.model import Effect, Place
-from bot.service import GameService
-from storage.errors import StorageError
+from bot.service import GameService, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -41,22 +40,20 @@ class TimerLoop:
 
     async def tick(self) -> int:
         """Fire every timer due now; how many this process fired."""
-        store, service = self.service.store, self.service
+        service = self.service
         fired = 0
         now = service.clock()
         if self._settled_at is None or now - self._settled_at >= SETTLE_EVERY:
             await service.settle()  # at start, then hourly: not a query every second
             self._settled_at = now
-        if self._expired_on != now.date():  # once a day:
-            await store.results.expire(now)  # a year-old result leaves the rating
-            await store.timers.purge(now - FIRED_KEPT)
+        if self._expired_on != now.date():  # once a day: a year-old result leaves the
+            await service.chores(now - FIRED_KEPT)  # rating, old fired timers go
             self._expired_on = now.date()
-        for timer in await store.timers.due(now):
-            if not await store.timers.claim(timer.id, service.holder, now):
+        for timer in await service.due_timers():
+            done = await service.fire_timer(timer)
+            if done is None:
                 continue  # another process has it
-            place = await service.place_of_room(timer.room_id)
-            effects = await service.fire(timer, place)
-            await store.timers.fired(timer.id, service.holder, service.clock())
+            place, effects = done
             fired += 1
             if effects:
                 await self.deliver(place, effects)

@@ -1,4 +1,5 @@
-""" "Ana, your turn" folded into the board's text when Ana's hand reached her privately.
+""" "Ana, your turn" (a :class:`~bot.model.TurnCall`) folded into the board's text when
+Ana's hand reached her privately.
 
 The private message with the hand is what notifies her; a message of its own in the room
 for every turn would bury the board (and on Telegram, spend a group's 20 messages a
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import replace
 
-from bot.model import Board, Effect, Hand, Say
+from bot.model import Board, Effect, Hand, TurnCall
 
 
 def fold_turn_calls(effects: list[Effect], unreachable: Collection[str] = ()) -> list[Effect]:
@@ -27,10 +28,8 @@ def fold_turn_calls(effects: list[Effect], unreachable: Collection[str] = ()) ->
     folded = [
         e
         for e in effects
-        if isinstance(e, Say)
-        and e.private is None
+        if isinstance(e, TurnCall)
         and e.mention
-        and not e.buttons
         and all(p.platform_id in notified for p in e.mention)
     ]
     if not folded:

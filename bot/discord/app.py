@@ -1,10 +1,13 @@
 """The Discord bot: interactions in, the service's commands out, effects delivered.
 
-One ``/domino`` command (commands.py) and the buttons and menus of the bot's messages
-(components.py). Every interaction is acknowledged first (a slash command with a
-deferred answer only its author sees, a press with a deferred update), well inside
+One ``/domino`` command built from the command registry (commands.py), its tiles offered
+from the person's legal moves (autocomplete.py), and the buttons and menus of the bot's
+messages (components.py). Every interaction is acknowledged first (a slash command with
+a deferred answer only its author sees, a press with a deferred update), well inside
 Discord's three seconds and before any picture is drawn; what only that person should
-see fills that answer, what the room sees goes to the channel (delivery.py).
+see fills that answer, what the room sees goes to the channel through the shared
+delivery core and Discord's part of it (delivery.py). The service is asked only through
+its narrow interface (bot/service.py): commands, and questions without the room's lock.
 
 ``DISCORD_API_BASE_URL`` and ``DISCORD_GATEWAY_URL`` point REST and the gateway
 elsewhere; ``SHARD_COUNT`` and ``SHARD_IDS`` make this process those shards of the bot.
@@ -25,24 +28,21 @@ import yarl
 from discord import app_commands
 from discord.app_commands import Choice
 
-from bot import texts
+from bot import pictures, registry, texts
+from bot.buttons import DISCORD, PAGE, SELECT, Pressed
 from bot.config import Settings
-from bot.core import SYSTEM
+from bot.discord.autocomplete import offered
 from bot.discord.commands import CatalogTranslator, domino_command
-from bot.discord.components import DYNAMIC_ITEMS, buttons_view, data_of, hand_view
-from bot.discord.custom_ids import Pressed, decode, is_command, is_ours
+from bot.discord.components import DYNAMIC_ITEMS, buttons_view, data_of, hand_view, is_ours
 from bot.discord.delivery import DiscordDelivery, mentioning
 from bot.discord.places import PLATFORM, person_of, place_of, room_place
 from bot.model import Board, Command, Effect, File, Hand, Picture, Place, Say, private_to
 from bot.patience import pause_or_stop
-from bot.pictures import hand_png
-from bot.service import GameService
+from bot.registry import Option
+from bot.service import GameService, StorageError
 from lang import tr
-from storage.errors import StorageError
 
 log = logging.getLogger(__name__)
-
-MOVES = ("play", "draw", "pass", "end")
 # The bot's permissions in a channel: read it, post and edit its messages with pictures.
 PERMISSIONS = discord.Permissions(
     view_channel=True,
@@ -51,7 +51,6 @@ PERMISSIONS = discord.Permissions(
     attach_files=True,
     read_message_history=True,
 )
-CHOICES = 25  # Discord's limit on autocomplete choices
 SHUTDOWN_SECONDS = 10  # at a stop, how long queued messages may take to go out
 
 
@@ -91,7 +90,6 @@ class DiscordBot:
             member_cache_flags=discord.MemberCacheFlags.none(),
         )
         self.tree = app_commands.CommandTree(self.client)
-        self.tree.add_command(domino_command(self.run_command, self.tiles, self.places))
         self.tree.on_error = self.on_command_error  # type: ignore[method-assign]
         self.delivery = DiscordDelivery(self.client, service)
         self.ready = asyncio.Event()
@@ -146,6 +144,8 @@ class DiscordBot:
         if client.shard_count is None and self.settings.discord_gateway_url:
             # the library would take the gateway's address from Discord's answer too
             client.shard_count, _url, _limit = await client.http.get_bot_gateway()
+        # built now, from the registry as it is (a preset registered at start is offered)
+        self.tree.add_command(domino_command(self.run_command, self.complete))
         await self.tree.set_translator(CatalogTranslator())
         guilds = self.settings.guild_id_list()
         if guilds:
@@ -176,7 +176,7 @@ class DiscordBot:
         for its author fills that answer, the rest goes to the channel."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         place = place_of(interaction)
-        person = person_of(interaction)
+        person = person_of(interaction, action)
         if place is None:
             await self.delivery.ephemeral(interaction, tr(person.locale, texts.GROUPS_ONLY))
             return
@@ -201,43 +201,20 @@ class DiscordBot:
 
     # ----- autocomplete -----------------------------------------------------------------
 
-    async def tiles(self, interaction: discord.Interaction[Any], current: str) -> list[Choice[str]]:
-        """The moves of the person's hand that match what they typed."""
-        moves = await self._moves(interaction)
-        typed = current.strip().lower()
-        return [
-            Choice(name=label[:100], value=command[:100])
-            for label, command in moves
-            if typed in command or typed in label.lower()
-        ][:CHOICES]
-
-    async def places(
-        self, interaction: discord.Interaction[Any], current: str
+    async def complete(
+        self, interaction: discord.Interaction[Any], option: Option, current: str
     ) -> list[Choice[str]]:
-        """Where the chosen tile can go."""
-        tile = str(getattr(interaction.namespace, "tile", "") or "").split(" on ")[0].strip()
-        found: list[Choice[str]] = []
-        for _label, command in await self._moves(interaction):
-            head, _, where = command.partition(" on ")
-            wanted = where and (not tile or head == tile) and current.strip().lower() in where
-            if wanted and all(c.value != where for c in found):
-                found.append(Choice(name=where[:100], value=where[:100]))
-        return found[:CHOICES]
-
-    async def _moves(self, interaction: discord.Interaction[Any]) -> list[tuple[str, str]]:
-        """(label, what follows /play) of each tile the person may play now."""
+        """What ``option`` offers as the person types ``current``, from their legal moves
+        now (autocomplete.py)."""
         place = place_of(interaction)
         if place is None:
             return []
-        effects = await self.service.handle(Command(place, person_of(interaction), "hand"))
-        hand = next((e for e in effects if isinstance(e, Hand)), None)
-        if hand is None:
+        try:
+            offers = await self.service.offers(place, person_of(interaction))
+        except StorageError:
             return []
-        return [
-            (b.label, b.command.removeprefix("play "))
-            for b in hand.buttons
-            if b.command.startswith("play ")
-        ]
+        tile = str(getattr(interaction.namespace, "tile", "") or "")
+        return offered(option, offers, current, tile)
 
     # ----- buttons and menus ------------------------------------------------------------
 
@@ -270,10 +247,10 @@ class DiscordBot:
         self, interaction: discord.Interaction[Any], custom_id: str, values: tuple[str, ...]
     ) -> None:
         lang = interaction.locale.value
-        pressed = decode(custom_id)
+        pressed = DISCORD.decode(custom_id)
         command = ""
-        if pressed is not None and pressed.kind == "s":
-            command = values[0] if len(values) == 1 and is_command(values[0]) else ""
+        if pressed is not None and pressed.kind == SELECT:
+            command = values[0] if len(values) == 1 and DISCORD.is_command(values[0]) else ""
             if not command:
                 pressed = None
         elif pressed is not None:
@@ -287,7 +264,7 @@ class DiscordBot:
         if place is None:
             await self.delivery.ephemeral(interaction, tr(lang, texts.NO_SUCH_GAME))
             return
-        if pressed.kind == "p":
+        if pressed.kind == PAGE:
             await self._turn_page(interaction, place, pressed)
             return
 
@@ -295,7 +272,7 @@ class DiscordBot:
         effects = await self.service.handle(
             Command(
                 place,
-                person_of(interaction),
+                person_of(interaction, words[0]),
                 words[0],
                 tuple(words[1:]),
                 move_number=pressed.move_number,
@@ -303,8 +280,10 @@ class DiscordBot:
                 private=private,
             )
         )
-        if words[0] in MOVES and any(isinstance(e, Board) for e in effects):
-            # the move was made: the hand it was pressed on offers nothing any more
+        made = words[0] in registry.moves() and any(isinstance(e, Board) for e in effects)
+        if made and _on_own_message(interaction):
+            # the move was made: the hand it was pressed on offers nothing any more (a move
+            # pressed on the room's board, "Next hand", leaves the board to its new edit)
             with suppress(discord.HTTPException):
                 await interaction.edit_original_response(view=None)
         await self._answer(interaction, place, effects, words[0])
@@ -327,9 +306,7 @@ class DiscordBot:
     ) -> None:
         """Another page of a hand's moves, in the same message: the presser's own hand (a
         direct message, or an answer only they see), never a message of the room."""
-        message = interaction.message
-        private = interaction.guild_id is None or (message is not None and message.flags.ephemeral)
-        if not private:
+        if not _on_own_message(interaction):
             await self.delivery.ephemeral(
                 interaction, tr(interaction.locale.value, texts.UNKNOWN_BUTTON)
             )
@@ -337,7 +314,7 @@ class DiscordBot:
         effects = await self.service.handle(
             Command(
                 place,
-                person_of(interaction),
+                person_of(interaction, "hand"),
                 "hand",
                 game_id=pressed.game_id,
                 private=interaction.guild_id is None,
@@ -378,7 +355,7 @@ class DiscordBot:
         for effect in mine:
             if isinstance(effect, Hand):
                 self.delivery.asked_for_hand(effect)
-                png = await hand_png(effect)
+                png = await pictures.hand_png(effect)
                 view = hand_view(effect.buttons, effect.game_id, effect.move_number)
                 await self.delivery.ephemeral(interaction, effect.text, png, "hand.png", view)
             elif isinstance(effect, Say):
@@ -386,7 +363,8 @@ class DiscordBot:
                     interaction, effect.text, view=buttons_view(effect.buttons)
                 )
             elif isinstance(effect, Picture):
-                await self.delivery.ephemeral(interaction, effect.text, effect.png)
+                png = await pictures.leaderboard_png(effect)
+                await self.delivery.ephemeral(interaction, effect.text, png)
             elif isinstance(effect, File):
                 await self.delivery.ephemeral(interaction, effect.text, effect.data, effect.name)
         await self.delivery.deliver(place, rest, interaction)
@@ -405,7 +383,7 @@ class DiscordBot:
     async def on_message(self, message: discord.Message) -> None:
         me = self.client.user
         if message.guild is not None and (me is None or message.author.id != me.id):
-            self.delivery.seen(message.channel.id)
+            self.delivery.seen(str(message.channel.id))
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         await self._room_gone(channel.guild.id, channel.id)
@@ -416,35 +394,39 @@ class DiscordBot:
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """The bot removed from a server (or the server deleted): its games end."""
         try:
-            rooms = await self.service.store.games.active_rooms(PLATFORM, str(guild.id))
+            rooms = await self.service.rooms_in(PLATFORM, str(guild.id))
         except StorageError as error:
             log.warning("discord: the games of a server left were left to their timers: %s", error)
             return
-        for room in rooms:
-            await self._room_gone(guild.id, int(room))
+        for place in rooms:
+            await self._room_gone(guild.id, int(place.room))
 
     async def _room_gone(self, guild_id: int, channel_id: int) -> None:
-        """A deleted channel or thread: its game ends without a result (with the database
-        away, its idle timer ends it later)."""
+        """A deleted channel or thread: its game ends without a result, nobody told (with
+        the database away, its idle timer ends it later)."""
         try:
-            await self._end_room(room_place(guild_id, channel_id))
+            await self.service.room_gone(room_place(guild_id, channel_id))
         except StorageError as error:
             log.warning("discord: the game of a deleted room was left to its timer: %s", error)
         self.delivery.forget_room(channel_id)
 
-    async def _end_room(self, place: Place) -> None:
-        await self.service.handle(Command(place, SYSTEM, "cancel"))  # nobody to tell
-        room_id = await self.service.room_id(place)
-        await self.service.store.posts.drop(room_id, "board")
-
 
 def _for_asker(effect: Effect, me: str, action: str) -> bool:
-    """An effect answered to the acting person: their private words and files, and their
-    hand when they asked for it (the board's "My hand", /domino hand)."""
+    """An effect answered to the acting person, as an answer only they see: a Popup or a
+    Reply to them (a refusal, help, a choice of places; on Discord both are that answer),
+    a picture or file for them alone, and their hand when they asked for it (the board's
+    "My hand", /domino hand); their hands otherwise go by direct message."""
     person = private_to(effect)
     if person is None or person.platform_id != me:
         return False
     return action == "hand" or not isinstance(effect, Hand)
+
+
+def _on_own_message(interaction: discord.Interaction[Any]) -> bool:
+    """The press was on a message only the presser sees: their direct messages, or an
+    answer only they see (their "My hand")."""
+    message = interaction.message
+    return interaction.guild_id is None or (message is not None and message.flags.ephemeral)
 
 
 def _point_at(settings: Settings) -> None:

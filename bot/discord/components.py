@@ -2,18 +2,22 @@
 
 A message's components are sent in a view that is stopped before it leaves: nothing is
 kept in memory per message. Presses come back through two dynamic items whose templates
-match every custom id this bot sends (``custom_ids.py``), so a button keeps working after
-a restart, in any process of the bot.
+match every custom id this bot sends (``bot.buttons.DISCORD``), so a button keeps working
+after a restart, in any process of the bot. A button's style is its command's
+(``registry.style_of``).
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.custom_ids import BUTTON_TEMPLATE, SELECT_TEMPLATE, encode, encode_numbered
+from bot import registry
+from bot.buttons import COMMAND, DISCORD, PAGE, SELECT
 from bot.model import Button
+from bot.registry import Style
 
 if TYPE_CHECKING:
     from bot.discord.app import DiscordBot
@@ -24,17 +28,19 @@ OPTIONS = 25  # options in one select menu
 SELECTS = 4  # select menus on a page (the fifth row holds the page buttons)
 LABEL = 80  # Discord's limit on a button's label
 OPTION_LABEL = 100
-PRIMARY = ("join", "begin", "next", "hand", "play")
-DANGER = ("cancel", "forget")
+STYLES = {
+    Style.PRIMARY: discord.ButtonStyle.primary,
+    Style.SECONDARY: discord.ButtonStyle.secondary,
+    Style.DANGER: discord.ButtonStyle.danger,
+}
+# what the dynamic items answer to: buttons (commands, pages) and select menus of moves
+BUTTON_TEMPLATE = DISCORD.template(COMMAND + PAGE)
+SELECT_TEMPLATE = DISCORD.template(SELECT)
 
 
-def _style(command: str) -> discord.ButtonStyle:
-    word = command.split()[0]
-    if word in PRIMARY:
-        return discord.ButtonStyle.primary
-    if word in DANGER:
-        return discord.ButtonStyle.danger
-    return discord.ButtonStyle.secondary
+def is_ours(custom_id: str) -> bool:
+    """Whether one of the dynamic items answers to ``custom_id``."""
+    return any(re.fullmatch(t, custom_id) for t in (BUTTON_TEMPLATE, SELECT_TEMPLATE))
 
 
 def _sealed(view: discord.ui.View) -> discord.ui.View:
@@ -47,7 +53,7 @@ def _sealed(view: discord.ui.View) -> discord.ui.View:
 def buttons_view(buttons: tuple[Button, ...]) -> discord.ui.View | None:
     """Up to 25 buttons, five to a row; None when there are none (a view of none removes
     a message's components)."""
-    keys = [(b, data) for b in buttons if (data := encode(b))][: ROW * 5]
+    keys = [(b, data) for b in buttons if (data := DISCORD.encode(b))][: ROW * 5]
     if not keys:
         return None
     view = discord.ui.View(timeout=None)
@@ -56,7 +62,7 @@ def buttons_view(buttons: tuple[Button, ...]) -> discord.ui.View | None:
             discord.ui.Button(
                 label=button.label[:LABEL],
                 custom_id=data,
-                style=_style(button.command),
+                style=STYLES[registry.style_of(button.command)],
                 row=i // ROW,
             )
         )
@@ -78,7 +84,7 @@ def hand_view(
         chunk = shown[start : start + OPTIONS]
         index = page * SELECTS + row
         select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=encode_numbered("s", game_id, move_number, index),
+            custom_id=DISCORD.encode_numbered(SELECT, game_id, move_number, index),
             placeholder=f"{chunk[0].label[:40]} …"[:150],
             options=[
                 discord.SelectOption(label=b.label[:OPTION_LABEL], value=b.command) for b in chunk
@@ -91,7 +97,7 @@ def hand_view(
             view.add_item(
                 discord.ui.Button(
                     label=f"{target + 1}/{pages}",
-                    custom_id=encode_numbered("p", game_id, move_number, target),
+                    custom_id=DISCORD.encode_numbered(PAGE, game_id, move_number, target),
                     style=discord.ButtonStyle.primary
                     if target == page
                     else discord.ButtonStyle.secondary,

@@ -9,6 +9,7 @@ from typing import Any
 
 import discord
 
+from bot import registry
 from bot.model import Person, Place
 
 PLATFORM = "discord"
@@ -35,11 +36,12 @@ def room_place(guild_id: int, channel_id: int) -> Place:
     return Place(PLATFORM, str(guild_id), str(channel_id))
 
 
-def person_of(interaction: discord.Interaction[Any]) -> Person:
-    """Who acted; an admin of the room has Manage Server or Manage Channels there."""
+def person_of(interaction: discord.Interaction[Any], command: str = "") -> Person:
+    """Who acted, running ``command``; for a command that asks (``registry.asks_admin``),
+    whether they administer the room: Manage Server or Manage Channels there."""
     user = interaction.user
     admin = False
-    if interaction.guild_id is not None:
+    if interaction.guild_id is not None and registry.asks_admin(command):
         permissions = interaction.permissions
         admin = permissions.manage_guild or permissions.manage_channels
     return Person(

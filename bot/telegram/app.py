@@ -34,23 +34,21 @@ from telegram.ext import (
     filters,
 )
 
-from bot import texts
+from bot import registry, texts
+from bot.buttons import PAGE, TELEGRAM, Pressed
 from bot.config import Settings
-from bot.core import SYSTEM
-from bot.model import Command, Effect, Hand, Place, Say
+from bot.delivery import Delivery
+from bot.model import Command, Effect, Hand, Place, Popup
 from bot.patience import pause_or_stop
-from bot.service import GameService
-from bot.telegram.callback import Pressed, decode
-from bot.telegram.delivery import TelegramDelivery
+from bot.service import GameService, StorageError
+from bot.telegram.delivery import telegram_delivery
 from bot.telegram.keyboards import hand_keyboard
 from bot.telegram.limits import TelegramLimits
 from bot.telegram.places import PLATFORM, person_of, place_of
 from lang import LANGUAGES, tr
-from storage.errors import StorageError
 
 log = logging.getLogger(__name__)
 
-ADMIN_ACTIONS = ("cancel", "settings")  # the platform is asked who administers the group
 ADMIN_SECONDS = 120  # how long an answer about admins is trusted
 # /begin instead of /start, which Telegram keeps for opening a private chat.
 RENAMED = {"start": "help"}
@@ -72,7 +70,7 @@ class TelegramBot:
                     settings.telegram_overall_rate,
                     settings.telegram_group_rate,
                     retries=3,
-                    shared=service.store.sends.take,
+                    shared=service.take_send,
                 )
             )
             .concurrent_updates(True)
@@ -85,7 +83,7 @@ class TelegramBot:
         if settings.telegram_base_file_url:
             builder = builder.base_file_url(settings.telegram_base_file_url)
         self.app: Application = builder.build()
-        self.delivery: TelegramDelivery | None = None
+        self.delivery: Delivery[None] | None = None
         self.ready = asyncio.Event()  # set once Telegram answered and effects can go out
         self._admins: dict[tuple[int, int], tuple[bool, datetime]] = {}
         self.app.add_handler(MessageHandler(filters.COMMAND, self.on_command))
@@ -101,7 +99,7 @@ class TelegramBot:
         app = self.app
         await self._initialize(stop)
         me = app.bot
-        self.delivery = TelegramDelivery(me, self.service, me.username)
+        self.delivery = telegram_delivery(me, self.service, me.username)
         await self._register_commands()
         self.ready.set()
         await app.start()
@@ -152,10 +150,7 @@ class TelegramBot:
 
     async def _register_commands(self) -> None:
         for lang in (None, *LANGUAGES):
-            commands = [
-                BotCommand(name, tr(lang or "es", text)[:256])
-                for name, text in texts.COMMAND_MENU.items()
-            ]
+            commands = menu_commands(lang)
             try:
                 await self.app.bot.set_my_commands(commands, language_code=lang)
             except TelegramError as error:
@@ -168,7 +163,7 @@ class TelegramBot:
         if message is None or chat is None or user is None or not message.text or user.is_bot:
             return
         assert self.delivery is not None
-        self.delivery.seen(chat.id, message.message_id)
+        self.delivery.seen(str(chat.id), message.message_id)
         first, *args = message.text.split()
         name, _, addressed = first[1:].partition("@")
         if addressed and addressed.lower() != (self.app.bot.username or "").lower():
@@ -180,7 +175,7 @@ class TelegramBot:
         action = RENAMED.get(action, action)
         topic = message.message_thread_id if message.is_topic_message else None
         place = place_of(chat, topic, user.language_code)
-        admin = action in ADMIN_ACTIONS and await self._is_admin(chat, user)
+        admin = registry.asks_admin(action) and await self._is_admin(chat, user)
         words = stats_args(message) if action == "stats" else tuple(args)
         command = Command(place, person_of(user, admin), action, words)
         await self.delivery.deliver(place, await self.service.handle(command))
@@ -241,15 +236,15 @@ class TelegramBot:
     ) -> tuple[str | None, tuple[Place, list[Effect]] | None]:
         """What to answer the press (a popup, or None), and what to deliver where."""
         lang = user.language_code
-        pressed = decode(query.data)
+        pressed = TELEGRAM.decode(query.data)
         message = query.message
         if pressed is None or message is None:
             return tr(lang, texts.UNKNOWN_BUTTON), None
         chat = message.chat
         assert self.delivery is not None
-        self.delivery.seen(chat.id, message.message_id)
+        self.delivery.seen(str(chat.id), message.message_id)
         private = chat.type == ChatType.PRIVATE
-        if pressed.page is not None and not private:
+        if pressed.kind == PAGE and not private:
             # pages are turned on the presser's own hand only: on the group's board a
             # forged page press would put the presser's move buttons there
             return tr(lang, texts.UNKNOWN_BUTTON), None
@@ -263,10 +258,10 @@ class TelegramBot:
             place = place_of(chat, _topic_of(message), lang)
         if place is None:
             return tr(lang, texts.NO_SUCH_GAME), None
-        if pressed.page is not None:
+        if pressed.kind == PAGE:
             return await self._turn_page(query, place, user, pressed), None
         words = pressed.command.split()
-        admin = not private and words[0] in ADMIN_ACTIONS and await self._is_admin(chat, user)
+        admin = not private and registry.asks_admin(words[0]) and await self._is_admin(chat, user)
         command = Command(
             place,
             person_of(user, admin),
@@ -288,9 +283,9 @@ class TelegramBot:
         command = Command(place, person_of(user), "hand", private=True, game_id=pressed.game_id)
         effects = await self.service.handle(command)
         hand = next((e for e in effects if isinstance(e, Hand)), None)
-        if hand is None or hand.move_number != pressed.move_number or pressed.page is None:
+        if hand is None or hand.move_number != pressed.move_number or pressed.index is None:
             return tr(user.language_code, texts.STALE)
-        markup = hand_keyboard(hand.buttons, hand.game_id, hand.move_number, pressed.page)
+        markup = hand_keyboard(hand.buttons, hand.game_id, hand.move_number, pressed.index)
         try:
             await query.edit_message_reply_markup(reply_markup=markup)
         except TelegramError as error:
@@ -308,9 +303,7 @@ class TelegramBot:
         chat = change.chat
         place = place_of(chat)
         try:
-            await self.service.handle(Command(place, SYSTEM, "cancel"))  # nobody to tell
-            room_id = await self.service.room_id(place)
-            await self.service.store.posts.drop(room_id, "board")
+            await self.service.room_gone(place)  # nobody to tell
         except StorageError as error:
             log.warning("telegram: the game of a group left was left to its timer: %s", error)
 
@@ -364,17 +357,21 @@ def _topic_of(message: MaybeInaccessibleMessage) -> int | None:
 
 
 def _popup_for(effects: list[Effect], user_id: str) -> tuple[str | None, list[Effect]]:
-    """The presser's first private word (shown as the press's popup, for them only), and
-    the other effects."""
+    """The presser's popup (shown as the press's answer, for them only), and the other
+    effects."""
     for i, effect in enumerate(effects):
         if (
-            isinstance(effect, Say)
+            isinstance(effect, Popup)
             and effect.private is not None
             and effect.private.platform_id == user_id
-            and not effect.buttons
         ):
             return effect.text, effects[:i] + effects[i + 1 :]
     return None, effects
 
 
 __all__ = ["PLATFORM", "TelegramBot"]
+
+
+def menu_commands(lang: str | None) -> list[BotCommand]:
+    """Telegram's command menu in ``lang`` (None: the default, Spanish), from the registry."""
+    return [BotCommand(spec.name, tr(lang or "es", spec.about)[:256]) for spec in registry.menu()]

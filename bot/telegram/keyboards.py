@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.buttons import PAGE as PAGE_KIND
+from bot.buttons import TELEGRAM
 from bot.model import Button
-from bot.telegram.callback import encode, encode_page
 
 PAGE = 10  # move buttons on one page of a hand
 
@@ -15,7 +16,7 @@ def keyboard(buttons: tuple[Button, ...]) -> InlineKeyboardMarkup | None:
     keys = [
         InlineKeyboardButton(b.label[:60], callback_data=data)
         for b in buttons
-        if (data := encode(b))
+        if (data := TELEGRAM.encode(b))
     ]
     if not keys:
         return None
@@ -36,15 +37,17 @@ def hand_keyboard(
     arrows = []
     if page > 0:
         arrows.append(
-            InlineKeyboardButton("◀", callback_data=encode_page(game_id, move_number, page - 1))
+            InlineKeyboardButton("◀", callback_data=_page(game_id, move_number, page - 1))
         )
     arrows.append(
-        InlineKeyboardButton(
-            f"{page + 1}/{pages}", callback_data=encode_page(game_id, move_number, page)
-        )
+        InlineKeyboardButton(f"{page + 1}/{pages}", callback_data=_page(game_id, move_number, page))
     )
     if page < pages - 1:
         arrows.append(
-            InlineKeyboardButton("▶", callback_data=encode_page(game_id, move_number, page + 1))
+            InlineKeyboardButton("▶", callback_data=_page(game_id, move_number, page + 1))
         )
     return InlineKeyboardMarkup([*rows, arrows])
+
+
+def _page(game_id: int, move_number: int, page: int) -> str:
+    return TELEGRAM.encode_numbered(PAGE_KIND, game_id, move_number, page)

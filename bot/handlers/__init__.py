@@ -1,0 +1,8 @@
+"""Every command's handler: a plain ``async def name(session) -> None`` attached to its
+entry of bot/registry.py with ``@handles("name")``. Importing this package attaches them
+all; the dispatch (bot/dispatch.py) has already loaded the game and checked the seat,
+the creator or the admin, as the entry says."""
+
+from bot.handlers import lobby, looking, play, records, room, timers
+
+__all__ = ["lobby", "looking", "play", "records", "room", "timers"]

@@ -1,0 +1,106 @@
+"""The leaderboard and a player's record, read from the results of finished games."""
+
+from __future__ import annotations
+
+import re
+
+from bot import texts
+from bot.model import Picture, Say, Standing
+from bot.registry import PERIODS, handles
+from bot.session import Refusal, Session
+from bot.standings import family_of
+from engine.presets import preset_names
+from engine.rules import Rules
+from lang import tr
+from storage.stats import period_start
+
+MENTION = re.compile(r"<@!?(\d{1,20})>")  # a mention typed as text on Discord
+
+
+@handles("top")
+async def top(session: Session) -> None:
+    """The community's leaderboard, of a game and a period if named."""
+    preset, period = None, "all"
+    for arg in session.args:
+        if arg in preset_names():
+            preset = arg
+        elif arg in PERIODS:
+            period = arg
+        else:
+            raise Refusal(texts.BAD_PERIOD)
+    family = family_of(Rules.from_preset(preset)) if preset else None
+    since = period_start(period, session.now)
+    found = await session.store.stats.leaderboard(session.community.id, preset, since, family)
+    if not found:
+        session.say(texts.NO_RESULTS)
+        return
+    lang = session.lang
+    anonymous = tr(lang, "(anonymous)")
+    lines = tuple(Standing(s.name or anonymous, s.games, s.wins, s.rating) for s in found)
+    words = [
+        f"{i}. {s.name}: {s.wins}/{s.games}"
+        + (f" · {s.rating:.1f}" if s.rating is not None else "")
+        for i, s in enumerate(lines, 1)
+    ]
+    title = tr(lang, "Leaderboard")
+    theme = session.room.settings.get("theme", "classic")
+    text = title + "\n" + "\n".join(words)
+    session.effects.append(Picture(title, lines, text, lang=lang, theme=theme))
+
+
+@handles("stats")
+async def stats(session: Session) -> None:
+    """A player's record here: the person's own, or the one of the person named."""
+    lang, store = session.lang, session.store
+    user_id, name = session.user.id, session.person.name
+    if session.args:
+        typed = " ".join(session.args)
+        wanted = typed
+        mention = MENTION.fullmatch(wanted.strip())
+        if mention:
+            wanted = f"user:{mention.group(1)}"
+        platform = session.command.place.platform
+        found = await store.people.search(platform, wanted, session.community.id)
+        if found is None:
+            raise Refusal(texts.UNKNOWN_PLAYER, name="?" if typed.startswith("user:") else typed)
+        user_id, name = found.id, found.name or tr(lang, "(anonymous)")
+    record = await store.stats.player(session.community.id, user_id)
+    if not record.games:
+        session.say(texts.NO_GAMES_YET, name=name)
+        return
+    lines = [
+        tr(
+            lang,
+            "{name}: {games} games, {wins} won; points {for_} for, {against} against.",
+            name=name,
+            games=record.games,
+            wins=record.wins,
+            for_=record.points_for,
+            against=record.points_against,
+        ),
+        tr(
+            lang,
+            "Streak: {current} now, {best} at best.",
+            current=record.current_streak,
+            best=record.best_streak,
+        ),
+    ]
+    if record.best_partner_name:
+        lines.append(
+            tr(
+                lang,
+                "Best partner: {partner} ({wins} wins together).",
+                partner=record.best_partner_name,
+                wins=record.best_partner_wins,
+            )
+        )
+    for family, rating in sorted(record.ratings.items()):
+        lines.append(
+            tr(
+                lang,
+                "Rating ({family}): {rating}",
+                family=tr(lang, family),
+                rating=f"{rating:.1f}",
+            )
+        )
+    session.effects.append(Say("\n".join(lines)))
