@@ -5,10 +5,13 @@ database does."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from sqlalchemy.exc import DataError, IntegrityError, OperationalError
 
-from bot.model import Command, Hand, Place, Say
+from bot.model import Command, Hand, Place, Popup, Say
+from bot.registry import COMMANDS
 from bot.service import GameService
 from storage.errors import StorageError
 from storage.store import Store
@@ -50,7 +53,7 @@ async def test_a_private_chat_cannot_act_on_a_room(store: Store, action: str) ->
             room.place, room.person(who), words[0], tuple(words[1:]), game_id=1, private=True
         )
         effects = await room.service.handle(forged)
-        assert [type(e) for e in effects] == [Say], effects
+        assert [type(e) for e in effects] == [Popup], effects
         assert effects[0].private is not None and "room where the game" in effects[0].text
     assert await state(store) == before
 
@@ -78,7 +81,7 @@ async def test_a_private_chat_plays_only_its_own_seat(store: Store) -> None:
     assert boards(await room.service.handle(mine))
     # a private command with no game named acts nowhere
     bare = Command(room.place, room.person(mover), "hand", private=True)
-    assert [type(e) for e in await room.service.handle(bare)] == [Say]
+    assert [type(e) for e in await room.service.handle(bare)] == [Popup]
 
 
 async def test_a_button_of_another_rooms_game_acts_in_neither(store: Store) -> None:
@@ -142,7 +145,7 @@ async def test_handle_never_raises_whatever_storage_does(
     async def broken(*_args: object, **_kwargs: object) -> None:
         raise failure
 
-    monkeypatch.setattr("bot.core.STRICT", False)  # production: nothing escapes
+    monkeypatch.setattr("bot.service.STRICT", False)  # production: nothing escapes
     for name in ("save", "active_in", "load"):
         monkeypatch.setattr(store.games, name, broken)
     monkeypatch.setattr(store.people, "user", broken)
@@ -152,7 +155,7 @@ async def test_handle_never_raises_whatever_storage_does(
         await fresh.say("Carla", "/new draw"),
         await fresh.say("Carla", "/export"),
     ):
-        assert [type(e) for e in effects] == [Say] and effects[0].private, effects
+        assert [type(e) for e in effects] == [Popup] and effects[0].private, effects
         assert "Nothing was changed" in effects[0].text
     monkeypatch.undo()
     assert await state(store) == before
@@ -166,8 +169,8 @@ async def test_strict_mode_lets_a_bug_fail_the_test(
     async def bug(*_args: object) -> None:
         raise KeyError("a bug")
 
-    monkeypatch.setattr(GameService, "_do_score", bug)
+    monkeypatch.setitem(COMMANDS, "score", replace(COMMANDS["score"], handler=bug))
     with pytest.raises(KeyError):
         await room.say("Ana", "/score")
-    monkeypatch.setattr("bot.core.STRICT", False)
+    monkeypatch.setattr("bot.service.STRICT", False)
     assert "Nothing was changed" in (await room.say("Ana", "/score"))[0].text

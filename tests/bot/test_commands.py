@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from bot.model import File, Hand, Picture, Say
+from bot.pictures import leaderboard_png
 from storage.store import Store
 from tests.bot.driver import Room, boards, private_to
 from tests.bot.test_service import play_out
@@ -82,7 +83,8 @@ async def test_leaderboard_stats_and_forget(store: Store) -> None:
     await play_out(room, ["Ana", "Beto"])
     top = await room.say("Carla", "/top")
     picture = next(e for e in top if isinstance(e, Picture))
-    assert picture.png.startswith(b"\x89PNG") and "Ana" in picture.text and "Beto" in picture.text
+    png = await leaderboard_png(picture)  # drawn at delivery
+    assert png.startswith(b"\x89PNG") and "Ana" in picture.text and "Beto" in picture.text
     assert "Ana" in texts(await room.say("Carla", "/top draw week"))
     stats = texts(await room.say("Ana", "/stats"))
     assert "1 games" in stats and "Rating" in stats
@@ -112,3 +114,10 @@ async def test_rules_describe_the_game_on_the_table(store: Store) -> None:
     await room.say("Ana", "/new draw")
     assert "boneyard" in texts(await room.say("Beto", "/rules")).lower()
     assert "Four players" in texts(await room.say("Beto", "/rules partnership"))
+
+
+async def test_the_lobby_says_how_many_players_the_game_takes(store: Store) -> None:
+    room = await Room.open(store)
+    assert "It takes 4 players." in texts(await room.say("Ana", "/new partnership"))
+    await room.say("Ana", "/cancel")
+    assert "It takes 2 to 4 players." in texts(await room.say("Ana", "/new draw"))

@@ -4,12 +4,16 @@ whole game, then a second run on the same database finds the saved game."""
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import re
 import sys
 from pathlib import Path
 
-from bot.console import PROMPT
+from bot import registry
+from bot.console import PROMPT, Console
+from bot.model import Command, Effect, Reply
+from lang import tr
 
 MOVE = re.compile(r"→ (/(?:play|draw|pass|end)\b.*)$")
 
@@ -20,14 +24,15 @@ class ConsoleProcess:
         self.output = ""
 
     @staticmethod
-    async def start(home: Path) -> ConsoleProcess:
-        env = dict(
-            os.environ,
-            DATABASE_URL=f"sqlite:///{home / 'db.sqlite3'}",
-            CONSOLE_NAME="Ana",
-            CONSOLE_LANGUAGE="en",
-            PYTHONPATH=os.getcwd(),
-        )
+    async def start(home: Path, **extra: str) -> ConsoleProcess:
+        env = {
+            **os.environ,
+            "DATABASE_URL": f"sqlite:///{home / 'db.sqlite3'}",
+            "CONSOLE_NAME": "Ana",
+            "CONSOLE_LANGUAGE": "en",
+            "PYTHONPATH": os.getcwd(),
+            **extra,
+        }
         env.pop("TELEGRAM_TOKEN", None)
         env.pop("DISCORD_TOKEN", None)
         process = await asyncio.create_subprocess_exec(
@@ -118,3 +123,26 @@ async def test_what_it_writes_is_for_this_user_only(tmp_path: Path) -> None:
     files = [*pictures.iterdir(), *tmp_path.glob("db.sqlite3*")]
     assert len(files) >= 3  # a board, a hand, the database
     assert {f.name: mode(f) for f in files} == {f.name: 0o600 for f in files}
+
+
+class _Service:
+    """The service as the console sees it: every command answered with a private word."""
+
+    def __init__(self) -> None:
+        self.commands: list[Command] = []
+
+    async def handle(self, command: Command) -> list[Effect]:
+        self.commands.append(command)
+        return [Reply("What can be done now.", private=command.person)]
+
+
+async def test_help_lists_every_command_of_the_registry(tmp_path: Path) -> None:
+    out = io.StringIO()
+    console = Console(_Service(), out, tmp_path, "Ana", "pt")  # type: ignore[arg-type]
+    await console.line("/help")
+    shown = out.getvalue()
+    assert "What can be done now." in shown  # the service's answer, as before
+    for spec in registry.public():
+        assert f"/{spec.name}: {tr('pt', spec.about)}" in shown
+    assert tr("pt", spec.about) != spec.about  # in the person's language
+    assert "/timer" not in shown  # the service's own command is nobody's

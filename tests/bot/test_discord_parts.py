@@ -1,6 +1,7 @@
 """The Discord front end's parts that need no server: what a component carries (it fits
 in 100 characters, reads back as sent, and anything else reads as nothing), how a hand's
-moves are laid out, the /domino command's translations, and the settings."""
+moves are laid out, the /domino command built from the registry and its translations,
+autocomplete from the person's legal moves, and the settings."""
 
 from __future__ import annotations
 
@@ -13,12 +14,12 @@ from discord import app_commands
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot import pictures, registry
+from bot.buttons import DISCORD, Pressed
 from bot.config import Settings
-from bot.discord import delivery as delivery_module
 from bot.discord.app import DiscordBot
-from bot.discord.commands import CatalogTranslator, domino_command, stats_args
-from bot.discord.components import BUTTONS, OPTIONS, buttons_view, hand_view
-from bot.discord.custom_ids import LIMIT, Pressed, decode, encode, encode_numbered, is_ours
+from bot.discord.commands import CatalogTranslator, args_of, domino_command
+from bot.discord.components import BUTTONS, OPTIONS, buttons_view, hand_view, is_ours
 from bot.discord.delivery import (
     DM_RETRY_SECONDS,
     DiscordDelivery,
@@ -27,10 +28,11 @@ from bot.discord.delivery import (
     plain,
 )
 from bot.discord.places import person_of
-from bot.model import Board, Button, Command, Effect, Hand, Person, Place
-from render.board import Table
-from storage.posts import Post
+from bot.model import Board, Button, Command, Effect, Hand, Offer, Person, Place, Post, Table
+from bot.registry import Kind
 
+LIMIT = DISCORD.limit
+encode, decode, encode_numbered = DISCORD.encode, DISCORD.decode, DISCORD.encode_numbered
 COMMANDS = [
     "play 6-4 on 6-6", "play 12-11 on train:7", "play 5-5 on mexican", "draw", "pass",
     "join", "add_ai normal", "begin fill", "next", "hand", "forget confirm",
@@ -110,18 +112,25 @@ async def test_small_hands_are_buttons_and_large_ones_menus_in_pages() -> None:
     assert len(first.to_components()) <= 5
 
 
-async def test_the_command_is_translated_for_spanish_and_portuguese_players() -> None:
+async def _synced() -> dict:
+    """The /domino command as the bot syncs it: built from the registry, translated."""
+
     async def run(*_: object) -> None: ...
 
-    async def complete(_interaction: object, _current: str) -> list[app_commands.Choice[str]]:
+    async def complete(*_: object) -> list[app_commands.Choice[str]]:
         return []
 
     tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
-    tree.add_command(domino_command(run, complete, complete))
+    tree.add_command(domino_command(run, complete))
     await tree.set_translator(CatalogTranslator())
     translator = tree.translator
     assert translator is not None
     [domino] = [await c.get_translated_payload(tree, translator) for c in tree.get_commands()]
+    return domino
+
+
+async def test_the_command_is_translated_for_spanish_and_portuguese_players() -> None:
+    domino = await _synced()
     assert domino["name"] == "domino" and domino["dm_permission"] is False
     subs = {o["name"]: o for o in domino["options"]}
     assert len(subs) <= 25
@@ -139,6 +148,118 @@ async def test_the_command_is_translated_for_spanish_and_portuguese_players() ->
     assert tile["autocomplete"] and tile["required"]
     names = [n for o in domino["options"] for n in o.get("name_localizations", {}).values()]
     assert all(n == n.lower() and " " not in n and len(n) <= 32 for n in names)
+
+
+# the option types of Discord's API
+SUBCOMMAND, STRING, INTEGER, BOOLEAN, USER = 1, 3, 4, 5, 6
+TYPES = {Kind.TEXT: STRING, Kind.NUMBER: INTEGER, Kind.FLAG: BOOLEAN, Kind.PERSON: USER}
+
+
+async def test_the_command_is_the_registry() -> None:
+    domino = await _synced()
+    subs = {o["name"]: o for o in domino["options"]}
+    assert list(subs) == [spec.name for spec in registry.public()]
+    for spec in registry.public():
+        sub = subs[spec.name]
+        assert sub["type"] == SUBCOMMAND and sub["description"] == spec.about
+        options = {o["name"]: o for o in sub.get("options", [])}
+        assert list(options) == sorted(
+            (o.name for o in spec.options), key=lambda n: not options[n]["required"]
+        )
+        for option in spec.options:
+            sent = options[option.name]
+            assert sent["type"] == TYPES[option.kind], (spec.name, option.name)
+            assert sent["description"] == option.about
+            assert sent["required"] == option.required
+            assert sent.get("min_value") == option.low and sent.get("max_value") == option.high
+            assert sent.get("max_length") == option.length
+            assert bool(sent.get("autocomplete")) == bool(option.complete)
+            choices = option.choices() if option.choices else ()
+            assert [(c["value"], c["name"]) for c in sent.get("choices", [])] == [
+                (c.value, c.label) for c in choices
+            ]
+
+
+async def test_a_preset_registered_at_run_time_is_offered() -> None:
+    from engine.presets import register_preset
+    from engine.rules import PRESETS
+
+    try:
+        register_preset("quick_block", {**PRESETS["block"], "target": 50}, "quick block", "-")
+        domino = await _synced()
+    finally:
+        PRESETS.pop("quick_block", None)
+    for sub in domino["options"]:
+        for option in sub.get("options", []):
+            if option["name"] == "preset":
+                assert option["choices"][-1]["value"] == "quick_block", sub["name"]
+
+
+def test_options_read_as_the_words_typed_after_the_command() -> None:
+    play, begin, new = (registry.COMMANDS[n] for n in ("play", "begin", "new"))
+    assert args_of(play, {"tile": "6-4", "on": "train:2"}) == ("6-4", "on", "train:2")
+    assert args_of(play, {"tile": "6-4 on 6-6", "on": None}) == ("6-4", "on", "6-6")
+    assert args_of(begin, {"fill": True}) == ("fill",)
+    assert args_of(begin, {"fill": False}) == ()
+    assert args_of(new, {"preset": None, "target": 30}) == ("30",)
+
+
+class _Offering:
+    """The service's look at a person's legal moves; any command run is recorded."""
+
+    def __init__(self, offers: tuple[Offer, ...]) -> None:
+        self.offers_asked: list[tuple[Place, Person]] = []
+        self.commands: list[Command] = []
+        self._offers = offers
+
+    async def offers(self, place: Place, person: Person) -> tuple[Offer, ...]:
+        self.offers_asked.append((place, person))
+        return self._offers
+
+    async def handle(self, command: Command) -> list[Effect]:
+        self.commands.append(command)
+        return []
+
+
+OFFERS = (
+    Offer("6-4", "6-6", "1) 6-4 on 6-6", "play 6-4 on 6-6"),
+    Offer("6-4", "4-4", "2) 6-4 on 4-4", "play 6-4 on 4-4"),
+    Offer("5-5", None, "3) 5-5", "play 5-5"),
+    Offer("draw", None, "4) Draw", "draw"),
+)
+
+
+async def test_autocomplete_answers_from_the_legal_moves_without_running_a_command() -> None:
+    service = _Offering(OFFERS)
+    bot = DiscordBot.__new__(DiscordBot)
+    bot.service = service  # type: ignore[assignment]
+    tile, on = registry.COMMANDS["play"].options
+    asking = _Interaction(guild_id=1190)
+    choices = await bot.complete(asking, tile, "6")  # type: ignore[arg-type]
+    assert [(c.name, c.value) for c in choices] == [
+        ("1) 6-4 on 6-6", "6-4 on 6-6"),
+        ("2) 6-4 on 4-4", "6-4 on 4-4"),
+    ]
+    everything = await bot.complete(asking, tile, "")  # type: ignore[arg-type]
+    assert [c.value for c in everything] == ["6-4 on 6-6", "6-4 on 4-4", "5-5"]  # no draw
+    asking.namespace = SimpleNamespace(tile="6-4")
+    places = await bot.complete(asking, on, "")  # type: ignore[arg-type]
+    assert [c.value for c in places] == ["6-6", "4-4"]
+    asking.namespace = SimpleNamespace(tile="5-5")
+    assert await bot.complete(asking, on, "") == []  # type: ignore[arg-type]
+    assert service.commands == [] and len(service.offers_asked) == 4
+    place, person = service.offers_asked[0]
+    assert (place.room, person.platform_id) == ("555", "4242")
+    # in a direct message there is no room to look in
+    assert await bot.complete(_Interaction(guild_id=None), tile, "") == []  # type: ignore[arg-type]
+
+
+def test_the_platform_is_asked_about_admins_only_for_the_commands_that_ask() -> None:
+    interaction = _Interaction(guild_id=1190)
+    interaction.permissions = SimpleNamespace(manage_guild=True, manage_channels=False)
+    for spec in registry.public():
+        person = person_of(interaction, spec.name)  # type: ignore[arg-type]
+        assert person.admin == registry.asks_admin(spec.name), spec.name
 
 
 @pytest.mark.parametrize(
@@ -213,6 +334,7 @@ class _Interaction:
         self.permissions = SimpleNamespace(manage_guild=False, manage_channels=False)
         self.message = SimpleNamespace(flags=SimpleNamespace(ephemeral=ephemeral))
         self.response = _Response()
+        self.namespace = SimpleNamespace()  # the options given so far (autocomplete)
         self.edited: list[object] = []
 
     async def edit_original_response(self, **changes: object) -> None:
@@ -343,6 +465,11 @@ def test_a_person_is_cut_to_fit_and_has_their_handle() -> None:
 
 
 def test_stats_asks_about_the_user_picked_or_the_name_typed() -> None:
+    stats = registry.COMMANDS["stats"]
+
+    def stats_args(player: discord.Object | None, who: str | None) -> tuple[str, ...]:
+        return args_of(stats, {"player": player, "who": who})
+
     assert stats_args(discord.Object(320000000000000101), None) == ("user:320000000000000101",)
     assert stats_args(discord.Object(320000000000000101), "Beto") == ("user:320000000000000101",)
     assert stats_args(None, "@beto_99") == ("@beto_99",)
@@ -400,37 +527,39 @@ class _Client:
 
 
 class _Posts:
+    """The service's memory of the room's board message."""
+
     def __init__(self) -> None:
         self.kept: list[tuple[object, ...]] = []
-        self.shown_at: list[tuple[int, str, int]] = []
+        self.shown_at: list[tuple[Place, int]] = []
         self.post: Post | None = None
 
-    async def find(self, room_id: int, kind: str) -> Post | None:
+    async def board_post(self, place: Place) -> Post | None:
         return self.post
 
-    async def keep(self, room_id: int, kind: str, game_id: int, message_id: str, _: object) -> None:
-        self.kept.append((room_id, kind, game_id, message_id))
-        self.post = Post(room_id, kind, game_id, message_id)
+    async def keep_board_post(
+        self, place: Place, game_id: int, message_id: str, move_number: int | None = None
+    ) -> None:
+        self.kept.append((place, game_id, message_id, move_number))
+        self.post = Post(game_id, message_id, move_number)
 
-    async def shown(self, room_id: int, kind: str, move_number: int) -> None:
-        self.shown_at.append((room_id, kind, move_number))
+    async def board_shown(self, place: Place, move_number: int) -> None:
+        self.shown_at.append((place, move_number))
 
 
 def _delivery(monkeypatch: pytest.MonkeyPatch) -> tuple[DiscordDelivery, _Client, _Posts]:
     async def png(_: object) -> bytes:
         return b"png"
 
-    monkeypatch.setattr(delivery_module, "hand_png", png)
-    monkeypatch.setattr(delivery_module, "board_png", png)
+    monkeypatch.setattr(pictures, "hand_png", png)
+    monkeypatch.setattr(pictures, "board_png", png)
     client, posts = _Client(), _Posts()
+    return DiscordDelivery(client, posts), client, posts  # type: ignore[arg-type]
 
-    async def room_id(_place: Place) -> int:
-        return 3
 
-    service = SimpleNamespace(
-        store=SimpleNamespace(posts=posts), room_id=room_id, clock=lambda: None
-    )
-    return DiscordDelivery(client, service), client, posts  # type: ignore[arg-type]
+async def _deliver(delivery: DiscordDelivery, effect: Effect) -> None:
+    await delivery.deliver(GAME_ROOM, [effect])
+    await delivery.idle()
 
 
 def _hand(game: int, move: int) -> Hand:
@@ -441,26 +570,26 @@ def _hand(game: int, move: int) -> Hand:
 async def test_closed_direct_messages_are_not_tried_again_in_that_game(monkeypatch) -> None:
     delivery, client, _ = _delivery(monkeypatch)
     now = [1000.0]
-    delivery.clock = lambda: now[0]
+    delivery.discord.clock = lambda: now[0]
     for move in range(1, 6):  # five turns of Beto's
-        await delivery._hand(GAME_ROOM, _hand(7, move), None)
+        await _deliver(delivery, _hand(7, move))
     assert len(client.dm.sent) == 1  # one refusal, not one a turn
     told = [m for m in client.room.sent if "My hand" in str(m.get("content"))]
     assert len(told) == 1  # called once to press My hand
     # Beto presses My hand at once: no new try yet (each refusal is an invalid request)
     delivery.asked_for_hand(_hand(7, 6))
-    await delivery._hand(GAME_ROOM, _hand(7, 7), None)
+    await _deliver(delivery, _hand(7, 7))
     assert len(client.dm.sent) == 1
     # he opened his direct messages and presses My hand a while later: the next hand is
     # tried by direct message, and goes there
     client.dm.closed = False
     now[0] += DM_RETRY_SECONDS
     delivery.asked_for_hand(_hand(7, 8))
-    await delivery._hand(GAME_ROOM, _hand(7, 9), None)
+    await _deliver(delivery, _hand(7, 9))
     assert client.dm.sent[-1]["content"] == "Your tiles: 6-4"
     # another game tries once again from the start
     client.dm.closed = True
-    await delivery._hand(GAME_ROOM, _hand(8, 1), None)
+    await _deliver(delivery, _hand(8, 1))
     assert len(client.dm.sent) == 3
 
 
@@ -468,11 +597,10 @@ async def test_every_board_shown_is_recorded_with_its_move_number(monkeypatch) -
     delivery, client, posts = _delivery(monkeypatch)
     table = Table(("Ana", "**Beto**"))
     for move in (4, 5):
-        board = Board(7, move, None, table, "**Beto** plays 6-4")  # type: ignore[arg-type]
-        await delivery._board(GAME_ROOM, client.room, board)  # type: ignore[arg-type]
-    assert posts.shown_at == [(3, "board", 4), (3, "board", 5)]
+        await _deliver(delivery, Board(7, move, None, table, "**Beto** plays 6-4"))  # type: ignore[arg-type]
+    assert posts.shown_at == [(GAME_ROOM, 5)]  # the first was posted: kept with its move
     posted, edited = client.room.sent
-    assert "edited" in edited and posts.kept == [(3, "board", 7, "901")]
+    assert "edited" in edited and posts.kept == [(GAME_ROOM, 7, "901", 4)]
     for sent in (posted, edited):
         assert sent["content"] == "\\*\\*Beto\\*\\* plays 6-4"
         allowed = sent["allowed_mentions"]

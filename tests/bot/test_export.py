@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from bot.model import File, Place, Say
+from bot.model import File, Place, Popup
 from engine.record import load
 from storage.store import Store
 from tests.bot.driver import Room, boards, hands_for
@@ -20,7 +20,7 @@ def exported(effects: list) -> dict:
 
 
 def refusal(effects: list) -> str:
-    assert [type(e) for e in effects] == [Say] and effects[0].private, effects
+    assert [type(e) for e in effects] == [Popup] and effects[0].private, effects
     return effects[0].text
 
 

@@ -6,9 +6,18 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.buttons import COMMAND, TELEGRAM, Pressed
+from bot.buttons import PAGE as TURN
 from bot.model import Button
-from bot.telegram.callback import LIMIT, Pressed, decode, encode, encode_page
 from bot.telegram.keyboards import PAGE, hand_keyboard, keyboard
+
+LIMIT = TELEGRAM.limit
+encode, decode = TELEGRAM.encode, TELEGRAM.decode
+
+
+def encode_page(game_id: int, move_number: int, page: int) -> str:
+    return TELEGRAM.encode_numbered(TURN, game_id, move_number, page)
+
 
 COMMANDS = [
     "play 6-4 on 6-6", "play 12-11 on train:7", "play 5-5 on mexican", "draw", "pass",
@@ -24,7 +33,7 @@ COMMANDS = [
 def test_a_button_reads_back_as_sent(command: str, game: int | None, move: int | None) -> None:
     data = encode(Button("label", command, game, move))
     assert data is not None and len(data.encode()) <= LIMIT
-    assert decode(data) == Pressed(command, game, move)
+    assert decode(data) == Pressed(COMMAND, game, move, command)
 
 
 @given(st.text(max_size=80))
@@ -56,5 +65,5 @@ def test_a_long_hand_comes_in_pages() -> None:
         "▶",
     ]
     assert sum(len(row) for row in last[:-1]) == 3 and [b.text for b in last[-1]] == ["◀", "3/3"]
-    assert decode(first[-1][-1].callback_data) == Pressed("", 5, 9, 1)
-    assert decode(encode_page(5, 9, 1)) == Pressed("", 5, 9, 1)
+    assert decode(first[-1][-1].callback_data) == Pressed(TURN, 5, 9, index=1)
+    assert decode(encode_page(5, 9, 1)) == Pressed(TURN, 5, 9, index=1)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot import play
+from bot import progress
 from bot.model import Board, Say
 from storage.store import Store
 from tests.bot.driver import Room, boards, hands_for
@@ -111,7 +111,7 @@ async def test_next_cannot_deal_faster_than_the_pause(store: Store) -> None:
 async def test_a_game_ends_at_its_maximum_length(
     store: Store, monkeypatch: pytest.MonkeyPatch, limit: int
 ) -> None:
-    monkeypatch.setattr(play, "MAX_HANDS", limit)
+    monkeypatch.setattr(progress, "MAX_HANDS", limit)
     room = await Room.open(store)
     await room.say("Ana", "/new draw 1000")  # a target nobody reaches in two hands
     await room.say("Beto", "/join")

@@ -159,7 +159,7 @@ class Truth:
 async def true_game(oracle: Any, row: GameRow) -> Any:
     """The game of ``row`` as stored, loaded afresh (an oracle service that has seen
     nothing: no cache of the service under test is trusted)."""
-    loaded = oracle._loaded(row)
+    loaded = oracle.desk.loaded(row, keep=False)
     if inspect.isawaitable(loaded):
         loaded = await loaded
     return loaded.game

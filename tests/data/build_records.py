@@ -146,7 +146,8 @@ def seed_deal(
 ) -> tuple[list[list[ref.Tile]], list[ref.Tile]]:
     """The deal a seeded hand comes to, redeals included (the reference's reading)."""
     size = ref.hand_size(cfg.family, cfg.set, players)
-    for k in range(1000):
+    drawn = drawing(cfg, previous)  # shuffle 0 was the tile draw for the opener
+    for k in range(int(drawn), 1000):
         order = ref.shuffled(seed, k, ref.set_tiles(cfg.set))
         deal = ref.deal_of(order, players, size)
         bone = order[players * size :] if cfg.draws != "none" else []
@@ -155,11 +156,33 @@ def seed_deal(
         if cfg.family == "divisor" and ref.highest_double_holder(deal) is None:
             continue
         if cfg.must_open_with_double:
-            opener = ref.next_opener(cfg, previous, deal)
-            if opener is not None and not ref.doubles(deal[opener]):
+            opener = must_open(cfg, previous, deal, seed, None)
+            if opener is None:
                 continue
         return deal, bone
     raise RuntimeError("no deal")
+
+
+def drawing(cfg: ref.Config, previous: ref.HandFacts | None) -> bool:
+    """The opener of this hand is found by the tournament's tile draw."""
+    return cfg.first_opener == "draw" and (previous is None or cfg.next_opener == "first_rule")
+
+
+def must_open(
+    cfg: ref.Config,
+    previous: ref.HandFacts | None,
+    deal: list[list[ref.Tile]],
+    seed: int | None,
+    named: int | None,
+) -> int | None:
+    """The seat that opens when the record names none (the draw: the seed's, or seed 0's
+    for a dealt hand), moved to a partner by must_open_with_double; None: redeal."""
+    must = ref.next_opener(cfg, previous, deal)
+    if must is None:
+        must = named if named is not None else ref.tile_draw(seed or 0, cfg.set, len(deal))
+    if cfg.must_open_with_double:
+        return ref.double_opener(cfg, must, deal)
+    return must
 
 
 def reference(record: dict[str, Any]) -> dict[str, Any]:
@@ -176,15 +199,17 @@ def reference(record: dict[str, Any]) -> dict[str, Any]:
             deal, bone = seed_deal(cfg, players, hand["seed"], previous)
         moves = hand["moves"]
         f = ref.replay_hand(cfg, deal, bone, moves, hand.get("time_up_at"))
-        must = ref.next_opener(cfg, previous, deal)
         named = hand.get("opener")
+        must = must_open(cfg, previous, deal, hand.get("seed"), None)
         if not moves:
             f.opener = f.to_move = named if named is not None else must  # type: ignore[assignment]
-        if moves and must is not None and named is None:
+        if moves and named is None:
             assert f.opener == must, f"reference: seat {must} should open, not {f.opener}"
         if moves and named is not None:
             assert f.opener == named, "reference: the named opener did not open"
-            if must is not None and cfg.family == "team":
+            if cfg.must_open_with_double:
+                assert ref.doubles(deal[named]), "reference: the named opener holds no double"
+            if not drawing(cfg, previous) and cfg.family == "team":
                 assert named % 2 == must % 2, "reference: the opener is not of the winners"
         facts.append(f)
     return ref.summary(cfg, facts)
@@ -573,41 +598,65 @@ def must_open_with_double() -> Iterable[Case]:
     opts = {"must_open_with_double": True}
     g1 = one_hand("partnership", 4, ended("domino"), **opts)
     op = last(g1).state.closer
+    mate = (op + 2) % 4
     g = next_hand(
         g1,
-        lambda g: len(doubles_of(g, op)) >= 2 and not holds(g, op, "6-6"),
+        lambda g: (
+            len(doubles_of(g, op)) >= 2
+            and not holds(g, op, "6-6")
+            and last(g).state.moves[0].tile == doubles_of(g, op)[1]
+        ),
         stop=6,
     )
     rec = record_of(g)
     top, low = doubles_of(g, op)[:2]
     yield case(
         "partnership_must_open_with_double",
-        f"must_open_with_double: seat {op} went out, so opens hand 1, and must open with its "
-        f"highest double {top} (in progress after six moves).",
+        f"must_open_with_double: seat {op} went out, so opens hand 1, with any double it "
+        f"holds: here {low}, not its highest {top} (in progress after six moves).",
         rec,
     )
+    plain = next(t for t in last(g).deal[op] if not t.is_double)
+    options = ", ".join(str(t) for t in sorted(doubles_of(g, op)))
     bad = copy(rec)
-    bad["hands"][1]["moves"] = [f"{op}: {low}"]
+    bad["hands"][1]["moves"] = [f"{op}: {plain}"]
     yield refused(
-        "partnership_must_open_with_double_lower_double_refused",
-        f"must_open_with_double: opening with {low} while holding {top} is refused.",
+        "partnership_must_open_with_double_not_double_refused",
+        f"must_open_with_double: opening with {plain}, not a double, is refused.",
         bad,
-        f"hand 1, move 0 ('{op}: {low}'): this hand must open with {top}",
+        f"hand 1, move 0 ('{op}: {plain}'): this hand must open with {options}",
+    )
+    g = next_hand(g1, lambda g: not doubles_of(g, op) and bool(doubles_of(g, mate)), stop=6)
+    yield case(
+        "partnership_must_open_with_double_partner_opens",
+        f"must_open_with_double: seat {op} went out but holds no double in hand 1, so its "
+        f"partner (seat {mate}) opens with one of its doubles: the opening TEAM opens.",
+        record_of(g),
+    )
+    bad = record_of(g)
+    bad["hands"][1]["opener"] = op
+    bad["hands"][1]["moves"] = []
+    yield refused(
+        "partnership_must_open_with_double_named_without_double_refused",
+        f"must_open_with_double: seat {op} holds no double, so a record may not name it to "
+        "open hand 1 (its partner may).",
+        bad,
+        f"hand 1: seat {op} holds no double and may not open; seat {mate} may",
     )
 
     def no_double(seed: int) -> bool:
         deal = first_shuffle("partnership", seed)
-        return not ref.doubles(deal[op]) and max(len(ref.doubles(h)) for h in deal) < 5
+        return not ref.doubles(deal[op] + deal[mate]) and max(len(ref.doubles(h)) for h in deal) < 5
 
     seed = next(s for s in range(SEARCH) if no_double(s))
     bad = copy(rec)
     bad["hands"][1] = {"deal": deal_texts(first_shuffle("partnership", seed)), "moves": []}
     yield refused(
         "partnership_must_open_with_double_no_double_deal_refused",
-        f"must_open_with_double: a deal where the opener (seat {op}) holds no double must be "
-        "dealt again, so an explicit one is refused.",
+        f"must_open_with_double: a deal where neither seat {op} nor its partner holds a "
+        "double must be dealt again, so an explicit one is refused.",
         bad,
-        f"hand 1: this deal would be dealt again: the opener (seat {op}) holds no double",
+        f"hand 1: this deal would be dealt again: the opening side (seat {op}) holds no double",
     )
     again = load(record_of(g1))
     again.start_hand(seed=seed)
@@ -615,8 +664,9 @@ def must_open_with_double() -> Iterable[Case]:
     assert last(again).redeals >= 1
     yield case(
         "partnership_must_open_with_double_redeal_seed",
-        f"must_open_with_double: seed {seed}'s first shuffle leaves the opener (seat {op}) "
-        "without a double, so hand 1 is dealt again; the moves fit the redealt deal.",
+        f"must_open_with_double: seed {seed}'s first shuffle leaves the opening team (seats "
+        f"{op} and {mate}) without a double, so hand 1 is dealt again; the moves fit the "
+        "redealt deal.",
         seeded(again, 1, seed),
     )
 
@@ -1854,6 +1904,78 @@ def malformed() -> Iterable[Case]:
         f"Draw game: deal and boneyard must hold the whole set; {lost} is missing.",
         bad,
         f"deal and boneyard must hold the whole set; missing {lost}",
+    )
+
+
+# ----- issue 20: tile order, tournament without redeal, divisor players, draw one ---------
+
+
+def draw_order_differs(seed: int) -> bool:
+    """Seed's tile draw names another opener in tile order than by the higher end first."""
+    drawn = ref.shuffled(seed, 0, ref.set_tiles(6))[:4]
+    return max(range(4), key=lambda s: ref.rank(drawn[s])) != max(range(4), key=drawn.__getitem__)
+
+
+@builder
+def issue20_readings() -> Iterable[Case]:
+    deal = [
+        ["6-2", "6-1", "6-0", "5-1", "5-0", "4-1", "4-0"],
+        ["5-4", "4-3", "3-1", "3-0", "2-1", "2-0", "1-0"],
+    ]
+    yield case(
+        "block_opener_tile_order_5_4_beats_6_2",
+        "Block: nobody holds a double; tile order ranks the higher total first (seeds 001 and "
+        "003), so seat 1's 5-4 (9 pips) beats seat 0's 6-2 (8 pips) and seat 1 opens.",
+        record_of(explicit_hand("block", 2, deal, 1)),
+    )
+    seed = next(s for s in range(SEARCH) if draw_order_differs(s))
+    drawn = ref.shuffled(seed, 0, ref.set_tiles(6))[:4]
+    who = max(range(4), key=lambda s: ref.rank(drawn[s]))
+    g = new_game("tournament_pr")
+    g.start_hand(seed=seed)
+    play(g, random.Random(seed))
+    assert g.logs[0].opener == who
+    yield case(
+        "tournament_pr_first_opener_draw_tile_order",
+        f"Tournament first hand by seed {seed}: the seats draw "
+        f"{', '.join(ref.text(t) for t in drawn)}; the highest in tile order (higher total "
+        f"first) is seat {who}'s {ref.text(drawn[who])}, so seat {who} opens (no opener named).",
+        seeded(g, 0, seed),
+    )
+    rest = [t for t in ref.set_tiles(6) if t not in ref_tiles(["6-6", "5-5", "4-4", "3-3", "2-2"])]
+    random.Random(20).shuffle(rest)
+    five = [["6-6", "5-5", "4-4", "3-3", "2-2", *(ref.text(t) for t in rest[:2])]]
+    five += [[ref.text(t) for t in rest[i : i + 7]] for i in (2, 9, 16)]
+    yield case(
+        "tournament_pr_five_doubles_played",
+        "Tournament: seed 001 lists no redeal (redeal_doubles off), so a hand with five "
+        "doubles in one seat is played as dealt.",
+        record_of(explicit_hand("tournament_pr", 4, five, 20)),
+    )
+    yield refused(
+        "all_fives_5p_double6_refused",
+        "Divisor games on double-6 take 2-4 players (RULES.md); five are refused with the "
+        "suggestion set=9.",
+        record("all_fives", 5, [{"seed": 1, "moves": []}]),
+        "all_fives on a double-6 set is played by 2 to 4 players, not 5; with more, choose set=9",
+    )
+    g = one_hand("all_fives", 5, ended("domino"), set=9)
+    assert all(len(h) == 7 for h in last(g).deal)
+    yield case(
+        "all_fives_set9_5p_domino",
+        "All fives with set=9 and five players: 2-8 play on double-9, seven tiles each.",
+        record_of(g),
+    )
+
+    def drew(g: Game) -> bool:
+        return ended("domino")(g) and any(m.action == "draw" for m in last(g).state.moves)
+
+    g = one_hand("draw", 2, drew, draw_rule="one_ends_turn")
+    yield case(
+        "draw_one_ends_turn",
+        "Draw game with draw_rule = one_ends_turn (seed 003: 'roba del mazo y luego pasa su "
+        "turno sin jugar'): a player who cannot play draws one tile and the turn passes.",
+        record_of(g),
     )
 
 

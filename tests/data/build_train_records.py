@@ -619,15 +619,22 @@ def variants() -> Iterable[Case]:
         ),
     )
     hands = ["6-5 5-4 3-3", "5-2 4-1 1-1"]
-    moves = ["0: 6-5 on train:0", "1: draw", "1: 6-1 on mexican", "0: 5-4 on train:0"]
+    moves = ["0: 6-5 on train:0", "1: draw", "1: 6-1 on train:1", "0: 5-4 on train:0"]
     rec = scripted(hands, moves, bone="6-1", first_turn_one_tile=True)
     yield case(
         "mexican_first_turn_one_tile",
         "first_turn_one_tile: every turn is one tile from the start. Seat 0 plays 6-5 and "
         "its turn is over (no end); seat 1 has no 6, so it draws (no first-round pass) and "
-        "plays the drawn 6-1 on the Mexican train at once. In progress; pips [6, 7+5+2 = "
-        "14].",
+        "plays the drawn 6-1 at once, on its own train (its first turn: not on the Mexican "
+        "train). In progress; pips [6, 7+5+2 = 14].",
         rec,
+    )
+    yield refused(
+        "mexican_error_first_turn_one_tile_mexican",
+        "first_turn_one_tile: during its first turn seat 1 may not start the Mexican train "
+        "with the drawn 6-1 (RULES.md: nobody starts the Mexican train during their first "
+        "turn; its own train has not left the station either).",
+        with_moves(rec, ["0: 6-5 on train:0", "1: draw", "1: 6-1 on mexican"]),
     )
     yield refused(
         "mexican_error_first_turn_one_tile_chain",
@@ -758,21 +765,110 @@ def holder() -> Iterable[Case]:
         rec,
     )
     hands = ["5-5 5-4 1-0 1-1", "4-4 6-4 4-2 3-3", "6-3 3-1 2-2 0-0"]
-    moves = ["0: draw", "1: draw", "1: 6-6", "1: 6-4 on train:1", "1: end"]
+    moves = ["0: 5-5", "0: 5-4 on train:0", "0: end", "1: pass", "2: pass"]
+    yield case(
+        "mexican_engine_from_holder_highest_double",
+        "engine_from = holder and nobody holds 6-6: the holder of the highest double dealt "
+        "(seat 0, 5-5) opens with it, and 5-5 is this round's engine (RULES.md, Engine). "
+        "Seat 0 starts its train with 5-4; seats 1 and 2 hold no 5: pass. In progress, "
+        "seat 0 to move; pips [1+2 = 3, 8+10+6+6 = 30, 9+4+4+0 = 17].",
+        scripted(hands, moves, engine_from="holder"),
+    )
+    hands = ["5-4 5-1 1-0 6-1", "6-4 4-2 3-1 2-0", "6-3 3-2 5-0 4-1"]
+    moves = ["0: draw", "1: draw", "1: 3-3", "1: 3-1 on train:1", "1: end"]
     moves += ["2: 6-3 on train:2", "2: end", "0: pass"]
     yield case(
         "mexican_engine_from_holder_drawn",
-        "engine_from = holder and nobody holds 6-6: seats draw in turn from seat 0 (round 0). "
-        "Seat 0 draws 2-0 (not the engine: its turn passes), seat 1 draws 6-6, plays it and "
-        "takes the first turn; then seats 2 and 0 (no 6: pass). In progress, seat 1 to "
-        "move; pips [22 + 2 = 24, 8+6+6 = 20, 4+4+0 = 8].",
-        scripted(hands, moves, engine_from="holder", bone="2-0 6-6"),
+        "engine_from = holder and nobody was dealt any double: seats draw in turn from seat "
+        "0 (round 0) until one draws a double, which is the engine (RULES.md, Engine; seed "
+        '002: "Sigan sacando fichas por turnos hasta que salga un doble"). Seat 0 draws '
+        "2-1 (not a double: its turn passes), seat 1 draws 3-3, plays it as the engine and "
+        "takes the first turn (3-1, end); seat 2 starts its train from the 3 with 6-3; "
+        "seat 0 has no 3: pass (no draw on a first turn). In progress, seat 1 to move.",
+        scripted(hands, moves, engine_from="holder", bone="2-1 3-3"),
     )
     yield refused(
         "mexican_error_holder_engine_field",
         "engine_from = holder: the engine is found in a hand, so a record giving the "
         '"engine" field is refused.',
         rec | {"hands": [rec["hands"][0] | {"engine": "6-6"}]},
+    )
+
+
+@builder
+def own_train_first() -> Iterable[Case]:
+    hands = ["6-5 1-1 3-0", "5-4 4-2 2-0", "6-3 3-2 1-0"]
+    start = ["0: 6-5 on train:0", "0: end", "1: pass", "2: 6-3 on train:2", "2: end"]
+    start += ["0: draw", "0: pass"]
+    moves = [*start, "1: draw", "1: pass", "2: 3-2 on train:2"]
+    rec = scripted(hands, moves, bone="4-1 2-1")
+    yield case(
+        "mexican_own_train_first",
+        'Own train first (RULES.md; seed 002: "Solo hasta que tu tren haya salido de la '
+        'estación central ..."): seat 1 could not start its train on its first turn '
+        "(pass, marker). Later seat 0 draws 4-1, cannot play, passes: train 0 is marked "
+        "with 5 open. Seat 1 holds 5-4 but its own train has not left the station, so it "
+        "may only start it (a 6): it draws 2-1 and passes. Seat 2 plays 3-2. In progress.",
+        rec,
+    )
+    yield refused(
+        "mexican_error_own_train_not_started",
+        "The same deal: seat 1, whose train is still empty, may not play 5-4 on seat 0's "
+        "marked train.",
+        with_moves(rec, [*start, "1: 5-4 on train:0"]),
+    )
+
+
+def stuck_at_station(game: Game, rnd: ref.Round) -> bool:
+    """Blocked, with a seat whose train never left holding a tile for another open end."""
+    if not finished("blocked")(game, rnd):
+        return False
+    numbers = {e.number for train in rnd.trains for e in train.ends}
+    return any(
+        not rnd.trains[s].tiles and any(set(x) & numbers for x in h)
+        for s, h in enumerate(rnd.hands)
+    )
+
+
+@builder
+def own_train_blocked() -> Iterable[Case]:
+    g = lockstep(3, stuck_at_station, range(20_000), set=6, hand_size=9)
+    rnd = reference_round(g)
+    for move in g.logs[-1].state.moves:
+        rnd.play(str(move))
+    seat = next(s for s in range(3) if not rnd.trains[s].tiles)
+    yield case(
+        "mexican_blocked_own_train_not_started",
+        f"Double-6, 3 players with 9 tiles each, no boneyard, random legal play: seat {seat} "
+        f"never started its train and holds tiles that fit other open ends, but may only "
+        f"start its own train (RULES.md, own train first): nobody can play, so the round "
+        f"ends blocked with pips {list(g.logs[-1].result.pips)}.",
+        record_of(g),
+    )
+
+
+@builder
+def went_out_wins() -> Iterable[Case]:
+    hands = ["6-5 0-0", "6-2 2-1", "6-3 3-1"]
+    moves = ["0: 6-5 on train:0", "0: end", "1: 6-2 on train:1", "1: 2-1 on train:1"]
+    moves += ["2: 6-3 on train:2", "2: end"]
+    yield case(
+        "mexican_went_out_not_zero_zero_positive",
+        "positive_scoring: seat 1 goes out on its first turn; seat 0 keeps a lone 0-0 (0 "
+        "pips) and seat 2, the last to lay a tile, keeps 3-1. The round's winner is seat 1, "
+        "who went out (RULES.md, Round end), not the lowest seat with 0 pips: seat 1 scores "
+        "0 + 4 = 4, seat 0 nothing. Pips [0, 0, 4], points [0, 4, 0].",
+        scripted(hands, moves, positive_scoring=True),
+    )
+    hands = ["6-5 5-4", "6-2 2-1", "6-3 3-1"]
+    moves = ["0: 6-5 on train:0", "0: 5-4 on train:0", "1: 6-2 on train:1", "1: 2-1 on train:1"]
+    moves += ["2: 6-3 on train:2", "2: end"]
+    yield case(
+        "mexican_two_out_on_first_turn_positive",
+        "positive_scoring: seats 0 and 1 both lay their whole hand on their first turn; "
+        "the round ends after seat 2's first turn (it keeps 3-1). Both went out, so both "
+        "win the round and share seat 2's 4 pips: points [2, 2, 0].",
+        scripted(hands, moves, positive_scoring=True),
     )
 
 

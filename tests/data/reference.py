@@ -38,7 +38,7 @@ PRESET_DEFAULTS: dict[str, dict[str, Any]] = {
         "blocked_tie": "nobody",
         "next_opener": "last_player",
         "first_opener": "draw",
-        "redeal_doubles": 5,
+        "redeal_doubles": None,  # seed 001 lists no redeal
     },
     "block": {"family": "solo", "set": 6, "draws": "none"},
     "draw": {"family": "solo", "set": 6, "draws": "until_playable"},
@@ -103,8 +103,15 @@ def value(t: Tile) -> int:
 
 
 def set_tiles(top: int) -> list[Tile]:
-    """Every tile of the double-``top`` set in tile order (higher end first, then lower)."""
+    """Every tile of the double-``top`` set in set order (higher end first, then lower):
+    the order the seeded shuffle lists them in."""
     return [(hi, lo) for hi in range(top + 1) for lo in range(hi + 1)]
+
+
+def rank(t: Tile) -> tuple[int, int]:
+    """RULES.md's tile order ("the higher tile"): the higher total first, then the higher
+    end (6-2 > 5-3, 5-4 > 6-0 > 5-0, 6-6 > 6-5)."""
+    return (value(t), t[0])
 
 
 def hand_size(family: str, top: int, players: int) -> int:
@@ -434,7 +441,26 @@ def highest_double_holder(deal: list[list[Tile]]) -> tuple[int, Tile] | None:
 
 
 def highest_tile_holder(deal: list[list[Tile]]) -> int:
-    return max(range(len(deal)), key=lambda s: max(deal[s]))
+    return max(range(len(deal)), key=lambda s: max(map(rank, deal[s])))
+
+
+def tile_draw(seed: int, top: int, players: int) -> int:
+    """tournament_pr's first opener: each seat draws one tile from shuffle 0 of the seed
+    (seat i the i-th tile); the highest in tile order opens (the deal is shuffle 1)."""
+    drawn = shuffled(seed, 0, set_tiles(top))[:players]
+    return max(range(players), key=lambda s: rank(drawn[s]))
+
+
+def double_opener(cfg: Config, chosen: int, deal: list[list[Tile]]) -> int | None:
+    """must_open_with_double: the opening TEAM opens with a double; the seat the opener
+    rule chose if it holds one, else its partner; None when neither does (deal again).
+    Each for themselves, the chosen seat alone."""
+    players = len(deal)
+    team = [chosen, (chosen + 2) % 4] if cfg.family == "team" else [chosen]
+    holding = [s for s in team if doubles(deal[s])]
+    if not holding:
+        return None
+    return chosen if chosen in holding else min(holding, key=lambda s: (s - chosen) % players)
 
 
 def next_opener(cfg: Config, previous: HandFacts | None, deal: list[list[Tile]]) -> int | None:

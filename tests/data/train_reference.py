@@ -10,12 +10,18 @@ The readings implemented (the lead's brief, on top of RULES.md):
 
 - round r (0-based) uses engine double N-N, (N-1)-(N-1), ... 0-0, then cycles; with the
   engine on the table (default) the first player is seat r mod n; with
-  ``engine_from = holder`` its holder plays it and then takes the first turn, and if
-  nobody holds it seats draw in turn from seat r mod n until it is drawn;
+  ``engine_from = holder`` its holder plays it and then takes the first turn; if nobody
+  holds it, the holder of the highest double dealt plays that one (this round's engine);
+  if nobody holds any double, seats draw in turn from seat r mod n until one draws a
+  double, which is the engine (RULES.md, Engine);
+- own train first (RULES.md): until a seat's own train holds a tile (laid by anyone)
+  the seat may only start it, no marked train, no Mexican train; a double due is still
+  satisfied by "the next tile anyone plays", such a seat included;
 - first round (unless ``first_turn_one_tile``): one turn each, in seat order from the
   first player, laying a chain on one's own train only; ``end`` closes it, ``pass`` (a
   marker, no draw) if the player cannot start; the round goes on until every first turn
-  is taken, then ends at once if somebody has no tiles;
+  is taken, then ends at once if somebody has no tiles; with ``first_turn_one_tile``
+  nobody starts the Mexican train during their own first turn;
 - later turns: one tile on one's own train, a marked train or the Mexican train; a
   double obliges one more tile (not drawn for); a player who cannot play draws one and
   must play it if it fits, else passes and marks their train;
@@ -25,7 +31,10 @@ The readings implemented (the lead's brief, on top of RULES.md):
 - ``forked_doubles``: a double laid after the first round opens two ends; the extra tile
   goes on one of them and the other is a duty for the next players;
 - the round is blocked once the boneyard is empty and nobody holds a tile for any open
-  end (for the first due double, when one is due).
+  end (for the first due double, when one is due; for the engine's number alone, if the
+  seat's own train has not left the station);
+- the round's winner is the seat that went out (no tiles left), not a seat that holds
+  only 0 pips (a lone 0-0); blocked: the fewest pips.
 """
 
 from __future__ import annotations
@@ -118,6 +127,7 @@ class Round:
         engine: Tile,
         on_table: bool,
         first: int,
+        seek: bool = False,
     ) -> None:
         self.cfg = cfg
         self.n = len(deal)
@@ -138,6 +148,8 @@ class Round:
         self.turn_duty = False
         self.result = "in_progress"
         self.closer: int | None = None
+        self.seek = seek  # nobody was dealt a double: the first double drawn is the engine
+        self.had_turn: set[int] = set()  # seats whose first turn is over
 
     # ----- reading -----
 
@@ -166,9 +178,10 @@ class Round:
         return t, i
 
     def allowed(self, seat: int) -> list[int]:
-        if self.first_round:
-            return [seat]
-        return [t for t in range(self.n) if t == seat or t in self.marked] + [self.n]
+        if self.first_round or not self.trains[seat].tiles:
+            return [seat]  # own train first: only starting it
+        mexican = [self.n] if seat in self.had_turn or not self.cfg.first_turn_one_tile else []
+        return [t for t in range(self.n) if t == seat or t in self.marked] + mexican
 
     def legal(self) -> list[str]:
         """Every legal move of the seat to play, as record text."""
@@ -228,7 +241,11 @@ class Round:
             got = self.bone.pop(0)
             self.hands[s].append(got)
             if not self.down:
-                if got != self.engine:
+                if self.seek and got[0] == got[1]:
+                    self.seek = False
+                    self.engine = got
+                    self.trains = [Train(ends=[End(got[0])]) for _ in range(self.n + 1)]
+                elif got != self.engine:
                     self.to_move = (s + 1) % self.n
                 return
             self.drawn = got
@@ -302,6 +319,7 @@ class Round:
         return next(j for j, e in enumerate(train.ends) if e.number in x)
 
     def next_turn(self, s: int) -> None:
+        self.had_turn.add(s)
         self.owe = None
         self.drawn = None
         self.turn_tiles = 0
@@ -331,10 +349,15 @@ class Round:
         if duty is not None:
             t, i = duty
             numbers = {self.trains[t].ends[i].number}
+            start = numbers
         else:
             numbers = {e.number for train in self.trains for e in train.ends}
-        if not any(set(x) & numbers for h in self.hands for x in h):
-            self.result = "blocked"
+            start = {self.engine[0]}
+        for s, h in enumerate(self.hands):
+            mine = numbers if self.trains[s].tiles else start
+            if any(set(x) & mine for x in h):
+                return
+        self.result = "blocked"
 
 
 # ----- a record --------------------------------------------------------------------------
@@ -346,6 +369,7 @@ class RoundFacts:
     pips: list[int]
     closer: int | None
     to_move: int | None
+    out: list[int] = field(default_factory=list)  # seats with no tiles left
 
 
 def start_round(
@@ -373,11 +397,19 @@ def start_round(
     if sorted(everything) != want:
         raise Refused(index, None, "deal and boneyard are not the whole set")
     first = index % players
+    seek = False
     if not on_table:
         holders = [s for s, h in enumerate(deal) if engine in h]
+        if not holders:
+            doubles = [(x, s) for s, h in enumerate(deal) for x in h if x[0] == x[1]]
+            if doubles:
+                engine, seat = max(doubles)
+                holders = [seat]
         if holders:
             first = holders[0]
-    return Round(cfg, deal, bone, engine, on_table, first), deal
+        else:
+            seek = True
+    return Round(cfg, deal, bone, engine, on_table, first, seek), deal
 
 
 def replay(record: dict[str, Any]) -> tuple[Config, list[RoundFacts]]:
@@ -405,6 +437,7 @@ def replay(record: dict[str, Any]) -> tuple[Config, list[RoundFacts]]:
             rnd.pips(),
             rnd.closer,
             rnd.to_move if rnd.result == "in_progress" else None,
+            [s for s, h in enumerate(rnd.hands) if not h],
         )
         facts.append(f)
         if f.result != "in_progress":
@@ -417,8 +450,11 @@ def points(cfg: Config, f: RoundFacts) -> list[int]:
     """Penalty: each seat's own pips. Positive: the winner(s) share the others' pips."""
     if not cfg.positive_scoring:
         return list(f.pips)
-    fewest = min(f.pips)  # 0 for the one who went out
-    winners = [s for s, p in enumerate(f.pips) if p == fewest]
+    if f.result == "domino":
+        winners = f.out  # who went out, not a seat holding a lone 0-0
+    else:
+        fewest = min(f.pips)
+        winners = [s for s, p in enumerate(f.pips) if p == fewest]
     others = sum(p for s, p in enumerate(f.pips) if s not in winners)
     return [others // len(winners) if s in winners else 0 for s in range(len(f.pips))]
 

@@ -76,8 +76,32 @@ def test_player_counts_are_checked() -> None:
     with pytest.raises(RulesError, match="2 to 4"):
         Rules.from_preset("block").check_players(5)
     with pytest.raises(RulesError, match="not enough"):
-        Rules.from_preset("all_fives").check_players(8)
+        Rules.from_preset("draw", hand_size=8).check_players(4)
     Rules.from_preset("fido18").check_players(8)
+
+
+def test_divisor_games_take_2_to_4_on_double_6_and_up_to_8_on_larger_sets() -> None:
+    """RULES.md: 2-4 players on double-6 (more: the suggestion set=9), 2-8 on double-9
+    and larger sets, with the hand-size table."""
+    for preset in ("all_fives", "fido12"):
+        on_six = Rules.from_preset(preset, set=6)
+        assert (on_six.min_players, on_six.max_players) == (2, 4)
+        assert [on_six.hand_size_for(n) for n in (2, 3, 4)] == [7, 5, 5]
+        with pytest.raises(RulesError, match="choose set=9"):
+            on_six.check_players(5)
+    nine = Rules.from_preset("all_fives", set=9)
+    assert nine.max_players == 8
+    assert [nine.hand_size_for(n) for n in (2, 4, 5, 6, 7, 8)] == [9, 9, 7, 7, 6, 6]
+    twelve = Rules.from_preset("fido12")
+    assert [twelve.hand_size_for(n) for n in (2, 4, 5, 6, 7, 8)] == [12, 12, 10, 10, 8, 8]
+    for n in range(2, 9):
+        nine.check_players(n)
+        twelve.check_players(n)
+        Rules.from_preset("fido18").check_players(n)
+
+
+def test_tournament_pr_has_no_redeal() -> None:
+    assert Rules.from_preset("tournament_pr").redeal_doubles is None
 
 
 def test_an_explicit_target_survives_tens_scoring_in_a_record() -> None:

@@ -16,9 +16,10 @@ import pytest
 from sqlalchemy import select, text
 from sqlalchemy.exc import IntegrityError
 
-from bot.core import Context, Loaded
 from bot.model import Command
-from bot.service import GameService
+from bot.saving import save
+from bot.session import Loaded, Session, game_of, open_session
+from bot.showing import command_for
 from engine.game import Game
 from engine.players import make_player
 from engine.record import export, load
@@ -199,7 +200,7 @@ async def test_a_snapshot_of_an_older_version_is_the_whole_record(store: Store, 
 # ----- through the service: what a save writes, and what a load replays ---------------
 
 
-async def two_people(store: Store, target: int) -> tuple[Room, Loaded, Context]:
+async def two_people(store: Store, target: int) -> tuple[Room, Loaded, Session]:
     """A draw game of Ana and Beto begun through the service, as it holds it."""
     room = await Room.open(store)
     await room.say("Ana", f"/new draw {target}")
@@ -207,9 +208,10 @@ async def two_people(store: Store, target: int) -> tuple[Room, Loaded, Context]:
     await room.say("Ana", "/begin")
     row = await store.games.active_in(1)
     assert row is not None
-    service = room.service
-    ctx = await service._context(Command(room.place, room.person("Ana"), "play"))
-    return room, service._loaded(row), ctx
+    desk = room.service.desk
+    ana = Command(room.place, room.person("Ana"), "play")
+    session = await open_session(ana, desk, room.clock())
+    return room, desk.loaded(row), session
 
 
 def play_moves(game: Game, count: int | None = None) -> None:
@@ -224,16 +226,16 @@ def play_moves(game: Game, count: int | None = None) -> None:
 
 
 async def test_a_save_does_not_grow_with_the_hands_played(store: Store) -> None:
-    room, loaded, ctx = await two_people(store, 100_000)
+    _room, loaded, session = await two_people(store, 100_000)
     game = loaded.game
     assert game is not None
     sizes = {}
     while game.hand_number < 50:
         play_moves(game)
-        await room.service._save(ctx, loaded)
+        await save(session, loaded)
         game.start_hand(seed=game.hand_number)
         play_moves(game, 3)
-        await room.service._save(ctx, loaded)
+        await save(session, loaded)
         snapshot = (await store.games.load(loaded.row.id)).snapshot
         sizes[game.hand_number] = len(json.dumps(snapshot))
         assert len(snapshot["record"]["hands"]) == 2  # the last finished hand, the one in play
@@ -242,7 +244,7 @@ async def test_a_save_does_not_grow_with_the_hands_played(store: Store) -> None:
     # the whole record, the move log and a restarted service all agree with the game
     assert snapshot_moves(whole) == [(m.hand, m.move) for m in await store.games.log(1)]
     replayed = load(whole)
-    restarted = GameService(store)._loaded(await store.games.load(1)).game
+    restarted = game_of(await store.games.load(1))
     for other in (replayed, restarted):
         assert other is not None
         assert (other.scores, other.ply, other.hand_number) == (game.scores, game.ply, 50)
@@ -255,7 +257,7 @@ async def test_a_finished_game_writes_every_hands_result(store: Store) -> None:
         row = await store.games.load(1)
         if row.status == "finished":
             break
-        game = room.service._loaded(row).game
+        game = game_of(row)
         assert game is not None
         if game.hand is None:
             room.clock.advance(10)
@@ -264,7 +266,7 @@ async def test_a_finished_game_writes_every_hands_result(store: Store) -> None:
         seat = game.to_move
         assert seat is not None
         move = game.legal_moves()[0]
-        words = room.service._command_for(move).split()
+        words = command_for(move).split()
         person = room.person(("Ana", "Beto")[seat])
         await room.service.handle(
             Command(room.place, person, words[0], tuple(words[1:]), game.ply, 1)
@@ -289,12 +291,12 @@ async def test_a_game_saved_whole_by_an_older_version_plays_on(store: Store) -> 
     older = {"record": export(game, ["Ana", "Beto"]), "meta": loaded.meta}  # no checkpoint
     logged = snapshot_moves(older["record"])[loaded.row.plies :]
     await store.games.save(1, loaded.row.version, older, logged, NOW)
-    room.service._games.clear()  # as after an upgrade: read from storage
+    room.service.desk.games.clear()  # as after an upgrade: read from storage
     seat = game.to_move
     assert seat is not None
     move = game.legal_moves()[0]
     game.apply(move)
-    words = room.service._command_for(move).split()
+    words = command_for(move).split()
     person = room.person(("Ana", "Beto")[seat])
     await room.service.handle(
         Command(room.place, person, words[0], tuple(words[1:]), game.ply - 1, 1)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import html
 from datetime import UTC, datetime
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -32,7 +31,7 @@ class Service:
     def __init__(self, effects: list[Effect] | None = None) -> None:
         self.commands: list[Command] = []
         self.effects = effects or []
-        self.store = SimpleNamespace(sends=SimpleNamespace(take=None))
+        self.take_send = None
 
     async def place_of_game(self, game_id: int) -> Place | None:
         return ROOM if game_id < 1000 else None

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.texts import COMMANDS
+from bot.registry import COMMANDS
 from tests.telegram.driver import GROUP, BotProcess, Table, leaked_tiles
 from tests.telegram.fake_api import FakeTelegram
 
