@@ -32,11 +32,12 @@ from typing import Any
 if sys.path and sys.path[0].endswith("bench"):
     sys.path[0] = sys.path[0][: -len("bench")] or "."  # the repository, not bench/
 
-import bot.core
-import bot.play
-from bot.core import Loaded
+import bot.progress
 from bot.model import Board, Command, Person, Place
+from bot.saving import save
 from bot.service import GameService
+from bot.session import Loaded, open_session
+from bot.showing import command_for
 from engine.game import Game
 from engine.players import make_player
 from engine.record import export, load
@@ -102,18 +103,20 @@ async def advance_to(service: GameService, room: str, hand: int) -> None:
     service after each hand; the person to move at the end."""
     row = await service.store.games.active_in(await service.room_id(place(room)))
     assert row is not None
-    loaded: Loaded = service._loaded(row)
-    ctx = await service._context(Command(place(room), PERSON, "play"))
+    loaded: Loaded = service.desk.loaded(row)
+    session = await open_session(
+        Command(place(room), PERSON, "play"), service.desk, service.clock()
+    )
     game = loaded.game
     assert game is not None
     deals = random.Random(hand)
     while game.hand_number < hand:
         play(game)
-        await service._save(ctx, loaded)
+        await save(session, loaded)
         game.start_hand(seed=deals.getrandbits(62))
     while game.to_move != 0:
         play(game, 1)
-    await service._save(ctx, loaded)
+    await save(session, loaded)
 
 
 async def a_move(service: GameService, clock: Clock, room: str, fresh: bool) -> float:
@@ -121,18 +124,18 @@ async def a_move(service: GameService, clock: Clock, room: str, fresh: bool) -> 
     its time. ``fresh``: the game is read from storage, not memory."""
     row = await service.store.games.active_in(await service.room_id(place(room)))
     assert row is not None
-    game = service._loaded(row).game
+    game = service.desk.loaded(row).game
     assert game is not None
     if game.hand is None:
         clock.now += timedelta(seconds=10)  # the pause between hands
         await say(service, room, "next")
         return await a_move(service, clock, room, fresh)
     move = game.legal_moves()[0]
-    words = service._command_for(move).split()
+    words = command_for(move).split()
     command = Command(place(room), PERSON, words[0], tuple(words[1:]), game.ply, row.id)
     if fresh:
-        service._games.clear()
-        service._rows.clear()
+        service.desk.games.clear()
+        service.desk.rows.clear()
     started = time.perf_counter()
     effects = await service.handle(command)
     took = time.perf_counter() - started
@@ -143,7 +146,7 @@ async def a_move(service: GameService, clock: Clock, room: str, fresh: bool) -> 
 async def hand_in(service: GameService, room: str) -> int:
     row = await service.store.games.active_in(await service.room_id(place(room)))
     assert row is not None
-    game = service._loaded(row).game
+    game = service.desk.loaded(row).game
     assert game is not None
     return game.hand_number
 
@@ -151,9 +154,9 @@ async def hand_in(service: GameService, room: str) -> int:
 async def a_load(service: GameService, room: str) -> float:
     row = await service.store.games.active_in(await service.room_id(place(room)))
     assert row is not None
-    service._games.clear()
+    service.desk.games.clear()
     started = time.perf_counter()
-    service._loaded(row)
+    service.desk.loaded(row)
     return time.perf_counter() - started
 
 
@@ -213,7 +216,7 @@ async def whole_saves(
 
 
 async def run(hands: int, repeat: int, url: str | None) -> None:
-    bot.core.MAX_HANDS = bot.play.MAX_HANDS = 10 * hands  # a game this long is not cut
+    bot.progress.MAX_HANDS = 10 * hands  # a game this long is not cut
     with tempfile.TemporaryDirectory() as home:
         store = await Store.open(url or f"sqlite:///{Path(home) / 'bench.sqlite3'}")
         clock = Clock()
