@@ -109,7 +109,7 @@ def play_deals(match: Match, deals: range) -> Tally:
             # a swap puts the strong players in the other seats: per seat, per hand
             n_strong = strong_seats if swap == 0 else weak_seats
             n_weak = match.players - n_strong
-            if rules.teams:
+            if rules.partners:
                 n_strong = n_weak = 1
             tally.strong_points += strong / n_strong
             tally.weak_points += weak / n_weak

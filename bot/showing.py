@@ -157,7 +157,7 @@ def lobby_of(session: Session, loaded: Loaded, opened: bool = False) -> Lobby:
     for i, seat in enumerate(loaded.seats):
         who = name_of(seat, i, lang) if not seat.empty else tr(lang, "free")
         team = ""
-        if rules.teams:
+        if rules.partners:
             team = " · " + tr(lang, "team {team}", team="AB"[rules.side_of(i)])
         lines.append(f"{i + 1}. {who}{team}")
     seated = sum(1 for s in loaded.seats if not s.empty)

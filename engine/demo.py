@@ -45,12 +45,12 @@ def demo(preset: str = "partnership", players: int | None = None, seed: int | No
         sheet = zip(columns, game.scores, strict=True)
         print("  score: " + ", ".join(f"{column} {value}" for column, value in sheet))
     assert game.outcome is not None
-    verb = "win" if rules.teams else "wins"
+    verb = "win" if rules.partners else "wins"
     print(f"\n{columns[game.outcome.winner]} {verb} the game ({game.outcome.reason}).")
     return 0
 
 
 def _columns(game: Game, names: list[str]) -> list[str]:
-    if game.rules.teams:
+    if game.rules.partners:
         return [f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"]
     return names

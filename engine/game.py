@@ -603,7 +603,7 @@ class Game:
         if target is None or self._tiebreak or max(scores) < target:
             return None
         past = [s for s, v in enumerate(scores) if v >= target]
-        if rules.score_to == "loser" and rules.teams:
+        if rules.score_to == "loser" and rules.partners:
             if len(past) == 1:
                 return 1 - past[0], "target"
             self._tiebreak = True  # both teams past the target: a deciding hand

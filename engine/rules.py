@@ -1,7 +1,7 @@
 """One rules configuration for every game, and the named presets of RULES.md.
 
 >>> r = Rules.from_preset("partnership", target=200)
->>> r.target, r.teams, r.hand_size_for(4)
+>>> r.target, r.partners, r.hand_size_for(4)
 (200, True, 7)
 >>> Rules.from_preset("all_fives").divisor
 5
@@ -87,21 +87,22 @@ class Rules:
     max_timeouts: Annotated[int, Between(1, 100)] = 3
 
     @property
-    def teams(self) -> bool:
+    def partners(self) -> bool:
+        """Two teams of partners sitting opposite (partnership games)."""
         return self.family == "partnership"
 
     def side_of(self, seat: int) -> int:
         """The score-sheet column of a seat: its team in partnership games (seats 0 and 2
         are team 0, seats 1 and 3 team 1), else the seat itself."""
-        return seat % 2 if self.teams else seat
+        return seat % 2 if self.partners else seat
 
     def partner_of(self, seat: int) -> int | None:
         """The seat opposite in partnership games; None when each plays for themselves."""
-        return (seat + 2) % 4 if self.teams else None
+        return (seat + 2) % 4 if self.partners else None
 
     def side_seats(self, players: int) -> tuple[tuple[int, ...], ...]:
         """The seats of each side, side by side: ((0, 2), (1, 3)) in partnership games."""
-        if self.teams:
+        if self.partners:
             return tuple(tuple(range(side, players, 2)) for side in range(2))
         return tuple((seat,) for seat in range(players))
 
@@ -315,15 +316,15 @@ def _check_consistent(rules: Rules) -> None:
         raise RulesError("only divisor games (all_fives, fido12, fido18) have a divisor")
     if rules.family != "divisor" and rules.hands is not None:
         raise RulesError("the option hands belongs to divisor games")
-    if not rules.teams and rules.blocked_tie in ("closer_loses", "opener_team_wins"):
+    if not rules.partners and rules.blocked_tie in ("closer_loses", "opener_team_wins"):
         raise RulesError(f"blocked_tie {rules.blocked_tie} needs teams (partnership games)")
-    if rules.blocked_both_score and (not rules.teams or rules.score_to != "loser"):
+    if rules.blocked_both_score and (not rules.partners or rules.score_to != "loser"):
         raise RulesError("blocked_both_score needs partnership scoring with score_to = loser")
     if rules.family == "divisor" and rules.target is None and rules.hands is None:
         raise RulesError("a divisor game needs a number of hands or a target")
     if rules.family != "divisor" and rules.target is None and not rules.single_hand:
         raise RulesError("a game needs a target or single_hand")
-    if rules.teams and rules.draw_rule != "none":
+    if rules.partners and rules.draw_rule != "none":
         raise RulesError("partnership games deal every tile: there is nothing to draw")
 
 

@@ -22,7 +22,7 @@ def sides(rules: Rules, players: int) -> int:
 
 
 def side_pips(rules: Rules, pips: list[int]) -> list[int]:
-    if rules.teams:
+    if rules.partners:
         return [sum(pips[s] for s in seats) for seats in rules.side_seats(len(pips))]
     return list(pips)
 
@@ -71,7 +71,7 @@ def score_hand(rules: Rules, hand: LineHand, scores: list[int]) -> HandResult:
             if scores[winner] == 0 and value < rules.min_opening_score:
                 value = 0  # the player has not "opened" their score yet
             written[winner] = value
-        elif rules.teams:
+        elif rules.partners:
             written[1 - winner] = value if rules.points == "all" else by_side[1 - winner]
         else:
             for s in range(len(by_side)):

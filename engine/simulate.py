@@ -54,7 +54,7 @@ def simulate(
         raise ValueError(f"--seats names {len(names)} players for a {players}-player game")
     source = random.Random(seed)
     table = [make_player(name, source.randrange(1 << 62)) for name in names]
-    sides = 2 if rules.teams else players
+    sides = 2 if rules.partners else players
     stats: dict[str, Any] = {
         "preset": preset,
         "players": players,
@@ -104,6 +104,6 @@ def simulate(
     stats["seconds"] = round(seconds, 3)
     stats["moves_per_hand"] = round(stats["moves"] / max(1, stats["hands"]), 2)
     stats["hands_per_second"] = round(stats["hands"] / seconds, 1) if seconds else None
-    if rules.teams:
+    if rules.partners:
         stats["teams"] = {"0+2": stats["hand_wins"][0], "1+3": stats["hand_wins"][1]}
     return stats

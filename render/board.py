@@ -294,7 +294,7 @@ class _Painter:
             return head if end == "void" else f"{head}: {word('tie', lang)}"
         seats = self.view.rules.side_seats(self.view.players)[result.winner]
         who = " / ".join(name(seat) for seat in seats)
-        if self.view.rules.teams:
+        if self.view.rules.partners:
             who = f"{word('team', lang)} {who}"
         return f"{head}: {who} {word('wins', lang)}"
 

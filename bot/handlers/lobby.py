@@ -182,7 +182,7 @@ async def begin(session: Session) -> None:
             if seat.empty and sum(not s.empty for s in seats) < rules.min_players:
                 seats[i] = Seat(bot="normal")
         seated = [s for s in seats if not s.empty]
-    if rules.teams:  # partners sit opposite: every seat is played
+    if rules.partners:  # partners sit opposite: every seat is played
         seated = [s if not s.empty else Seat(bot="normal") for s in loaded.seats]
     if not any(s.user is not None for s in seated):
         raise Refusal(texts.NEED_PLAYERS, least=rules.min_players)

@@ -107,7 +107,7 @@ class HardPlayer:
         if state.ended is None:  # cut at the horizon: the counts made, less the tiles held
             pips = state.pips()
             points = [state.scored[s] - pips[s] * PIP_WEIGHT for s in range(state.players)]
-            if rules.teams:
+            if rules.partners:
                 points = [sum(points[s] for s in team) for team in rules.side_seats(state.players)]
             return _margin(points, side_of(rules, seat))
         result = score_hand(rules, state, [0] * len(view.scores))

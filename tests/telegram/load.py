@@ -198,18 +198,24 @@ class Watcher:
                     self.next_hand.pop(chat, None)
 
 
-async def _say(tg: FakeTelegram, group: int, user: int, text: str) -> None:
-    """``user`` types ``text`` in ``group``; returns once the bot answered there."""
-    seen = len(tg.calls)
+async def _say(tg: FakeTelegram, group: int, user: int, text: str, process: BotProcess) -> None:
+    """``user`` types ``text`` in ``group``; returns once the bot answered there. None
+    there in a minute fails, with what the person was told privately and the bot's log."""
+    seen = start = len(tg.calls)
     tg.send_message(group, user, text)
-    deadline = time.monotonic() + 300
+    deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         calls = tg.calls
         if any(str(c.params.get("chat_id")) == str(group) for c in calls[seen:]):
             return
         seen = len(calls)  # what was read is not read again
         await asyncio.sleep(0.05)
-    raise AssertionError(f"no answer to {text} in {group}")
+    told = [
+        c.params.get("text") for c in tg.calls[start:] if str(c.params.get("chat_id")) == str(user)
+    ]
+    raise AssertionError(
+        f"no answer to {text} in {group}; privately: {told}; the log:\n{process.log()[-4000:]}"
+    )
 
 
 async def run_load(
@@ -251,7 +257,7 @@ async def run_load(
         try:
             await tg.wait_calls("getUpdates", timeout=60)
             started = time.monotonic()
-            await _open_games(tg, people)
+            await _open_games(tg, people, process)
             for _ in range(600):  # every first hand out
                 watcher.read()
                 if len(watcher.hands) + len(watcher.next_hand) >= games:
@@ -275,7 +281,7 @@ async def run_load(
     return report
 
 
-async def _open_games(tg: FakeTelegram, people: list[tuple[int, int]]) -> None:
+async def _open_games(tg: FakeTelegram, people: list[tuple[int, int]], process: BotProcess) -> None:
     opening = asyncio.Semaphore(50)
 
     async def open_game(group: int, user: int) -> None:
@@ -286,7 +292,7 @@ async def _open_games(tg: FakeTelegram, people: list[tuple[int, int]]) -> None:
                 "/add_ai normal",
                 "/begin",
             ):
-                await _say(tg, group, user, text)
+                await _say(tg, group, user, text, process)
 
     await asyncio.gather(*(open_game(g, u) for g, u in people))
 

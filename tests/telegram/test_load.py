@@ -23,8 +23,11 @@ async def test_a_short_load_with_faults(tmp_path: Path) -> None:
     sqlite = database.startswith("sqlite")
     # SQLite waits 10 s for a lock before "try again": the lock must outlast that
     faults = all_faults(start=2, spacing=14 if sqlite else 10, database_lasts=12 if sqlite else 4)
+    last = faults[-1]
+    # the games must be seen going on after the last fault: 8 s of presses once it settled
+    seconds = last.at + last.lasts + last.settle + 8
     report = await run_load(
-        tmp_path, games=20, rate=4, seconds=faults[-1].at + 12, faults=faults, database=database
+        tmp_path, games=20, rate=4, seconds=seconds, faults=faults, database=database
     )
     lines = report.lines()
     print("\n".join(lines))
