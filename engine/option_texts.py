@@ -48,4 +48,9 @@ ABOUT: dict[str, str] = {
     "auto_pass": N_("Pass at once for a player who cannot play."),
     "turn_timeout": N_("Seconds for each turn."),
     "max_timeouts": N_("Timeouts in a row before a computer player takes the seat."),
+    "teams": N_(
+        "How the teams are made: as seated, or by drawing tiles (highest two together,"
+        " or highest with lowest)."
+    ),
+    "doubles_in_line": N_("Divisor games: doubles are played in line, not crosswise."),
 }
