@@ -177,6 +177,9 @@ class Rules:
         values = {**defaults, **options}
         if values.get("tens_scoring") and "target" not in options:
             values["target"] = 40
+        if values.get("family") == "divisor" and options.get("target") and "hands" not in options:
+            # RULES.md: with a target, hands are played until a player reaches it
+            values["hands"] = None
         if values.get("family") == "divisor" and values.get("set") == 6:
             values["max_players"] = DIVISOR_DOUBLE_6_MAX_PLAYERS  # RULES.md: 2-4 on double-6
         if values.get("family") == "train":
