@@ -10,6 +10,7 @@ True
 from engine.errors import (
     Ambiguous,
     CannotNow,
+    CannotOpen,
     DoesNotFit,
     DominoError,
     EmptyMove,
@@ -36,6 +37,7 @@ __all__ = [
     "Action",
     "Ambiguous",
     "CannotNow",
+    "CannotOpen",
     "DoesNotFit",
     "DominoError",
     "EmptyMove",

@@ -21,15 +21,18 @@ _UNPACK: dict[int, Callable[[bytes], tuple[int, ...]]] = {}
 
 
 class Shuffler:
-    """The shuffles of one seed, in order: a hand's deal, redeals and draws replay exactly."""
+    """The shuffles of one seed, in order: a hand's deal, redeals and draws replay exactly.
+    ``salt`` names another stream of the same seed (``domino-teams``: the tiles drawn for
+    teams, which must tell nothing of the deals)."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, salt: str = "domino") -> None:
         self.seed = seed
         self.shuffles = 0
+        self._salt = salt.encode("ascii")
 
     def shuffled(self, tiles: list[Tile]) -> list[Tile]:
         n = len(tiles)
-        text = b"domino:%d:%d" % (self.seed, self.shuffles)
+        text = b"%s:%d:%d" % (self._salt, self.seed, self.shuffles)
         self.shuffles += 1
         unpack = _UNPACK.get(n) or _UNPACK.setdefault(n, struct.Struct(f"<{n}Q").unpack)
         keys = unpack(hashlib.shake_128(text).digest(8 * n))

@@ -45,6 +45,16 @@ class CannotNow(IllegalMove):
         self.action = action
 
 
+class CannotOpen(IllegalMove):
+    """``seat`` may not claim the opening of this hand; ``choices`` are the seats that may
+    (empty when nobody chooses the opener now)."""
+
+    def __init__(self, message: str, seat: int, choices: tuple[int, ...]) -> None:
+        super().__init__(message)
+        self.seat = seat
+        self.choices = choices
+
+
 class NotYourTile(IllegalMove):
     """The seat does not hold ``tile``."""
 

@@ -20,7 +20,7 @@ from engine.deal import (
     highest_tile_holder,
     tile_draw,
 )
-from engine.errors import GameOver, IllegalMove, RecordError
+from engine.errors import CannotOpen, DominoError, GameOver, IllegalMove, RecordError
 from engine.line import LineHand
 from engine.moves import Action, Move
 from engine.outcome import GameEndReason, HandResult, Outcome
@@ -168,6 +168,70 @@ class Game:
         recent = [log.result.points for log in self.logs if log.result is not None]
         return [*self.sheet_before, *recent][-rows:] if rows else []
 
+    def opener_choices(self) -> tuple[int, ...]:
+        """The seats that may still claim the opening of the hand in play, in seat order.
+
+        Non-empty only when the rules leave the opener to the winning team's choice
+        (``next_opener = choose``, a hand after one with a winner) and no move of the hand
+        has been made; with ``must_open_with_double`` only the partners holding a double.
+        The seat dealt as opener (the winner rule's, the default) is :attr:`to_move`.
+        """
+        if not self.logs:
+            return ()
+        log = self.logs[-1]
+        plan = log.start.opener if log.start is not None else None
+        if (
+            log.result is not None
+            or log.state.moves
+            or plan is None
+            or plan.mode != "choose"
+            or plan.allowed is None
+            or not isinstance(log.state, LineHand)
+        ):
+            return ()
+        hands = log.state.hands
+        return tuple(
+            seat
+            for seat in sorted(plan.allowed)
+            if not self.rules.must_open_with_double or hands[seat] & DOUBLES_MASK
+        )
+
+    def choose_opener(self, seat: int) -> None:
+        """The hand in play (no move made yet) opens with ``seat`` instead: the same deal,
+        ``seat`` to move; the record names the hand's ``opener``. Raises
+        :class:`~engine.errors.CannotOpen` and changes nothing when ``seat`` is not one
+        of :meth:`opener_choices`. Choosing the seat already to move changes nothing."""
+        choices = self.opener_choices()
+        if seat not in choices:
+            raise CannotOpen(self._why_not_opener(seat, choices), seat, choices)
+        log = self.logs[-1]
+        if log.state.to_move == seat:
+            return
+        # Deal the hand again from the same seed or deal, with ``seat`` named: exactly
+        # what replaying the record (which now names the opener) does.
+        self.logs.pop()
+        try:
+            if log.seed is not None:
+                self._start_line(log.seed, None, None, seat)
+            else:
+                self._start_line(None, log.deal, log.boneyard, seat)
+        except DominoError:  # pragma: no cover - the seat was checked above
+            self.logs.append(log)  # nothing was dealt: the hand stays as it was
+            raise
+        self.logs[-1].time_up_at = log.time_up_at
+
+    def _why_not_opener(self, seat: int, choices: tuple[int, ...]) -> str:
+        if not choices:
+            return "nobody chooses who opens now"
+        may = ", ".join(str(s) for s in choices)
+        log = self.logs[-1]
+        plan = log.start.opener if log.start is not None else None
+        team = plan.allowed if plan is not None and plan.allowed is not None else frozenset()
+        if seat in team:
+            return f"seat {seat} holds no double and may not open; seat {may} may"
+        seats = "seats" if len(choices) > 1 else "seat"
+        return f"seat {seat} may not open this hand; {seats} {may} may"
+
     def legal_moves(self) -> list[Move]:
         hand = self.hand
         return [] if hand is None else hand.legal_moves()
@@ -298,10 +362,15 @@ class Game:
             drawn = tile_draw(shuffler or Shuffler(0), self.rules.set, self.players)
             seats = frozenset(range(self.players))
             plan = replace(plan, seat=drawn if opener is None else opener, allowed=seats)
+        named = False  # the plan's seat is one the record named (a choice), not the rules'
         if opener is not None and plan.seat is not None:
-            if opener != plan.seat and (plan.allowed is None or opener not in plan.allowed):
+            if plan.allowed is not None and opener in plan.allowed:
+                plan = replace(plan, seat=opener)
+                named = True
+            elif opener != plan.seat and not self.rules.must_open_with_double:
                 raise RecordError(self._opener_refusal(plan, opener))
-            plan = replace(plan, seat=opener)
+            # else: checked against the seat the deal gives (a partner may open with a
+            # double the seat the rules named lacks)
         redeals = 0
         while True:
             if shuffler is not None:
@@ -312,7 +381,7 @@ class Game:
                 assert deal is not None
                 dealt = self._checked_deal(deal, boneyard or [])
             masks = [sum(map(BIT.__getitem__, h)) for h in dealt.hands]
-            seat, opening, why = self._opener_for(plan, masks, named=opener is not None)
+            seat, opening, why = self._opener_for(plan, masks, named=named)
             if why is None:
                 break
             if shuffler is None:
@@ -321,7 +390,7 @@ class Game:
             if redeals > MAX_REDEALS:
                 raise RecordError("no valid deal found; the redeal options are too strict")
         assert seat is not None
-        if opener is not None and plan.seat is None and opener != seat:
+        if opener is not None and not named and opener != seat:
             raise RecordError(self._opener_refusal(plan, opener, seat))
         state = LineHand(self.rules, masks, dealt.boneyard, seat, opening)
         self._begin(state, seed, dealt, plan.allowed is not None, planned, redeals=redeals)
@@ -414,7 +483,10 @@ class Game:
         if rule == "holder_of_highest_double":
             return OpenerPlan("holder")
         team = self._seats_of[previous.result.winner]
-        return OpenerPlan("winner", self._dominator(previous, team), team)
+        if rule == "choose":
+            # the winning partners choose; unclaimed, the winner rule's seat opens
+            return OpenerPlan("choose", self._dominator(previous, team), team)
+        return OpenerPlan("winner", self._dominator(previous, team))
 
     def _dominator(self, previous: HandLog, team: frozenset[int]) -> int:
         """The winning side's player who opens by default (RULES.md, next_opener = winner)."""
@@ -469,7 +541,7 @@ class Game:
         return seat, opening, None
 
     def _opener_refusal(self, plan: OpenerPlan, opener: int, derived: int | None = None) -> str:
-        who = plan.seat if plan.seat is not None else derived
+        who = derived if derived is not None else plan.seat
         if plan.allowed:
             seats = ", ".join(str(s) for s in sorted(plan.allowed))
             return f"seat {opener} may not open this hand; seats {seats} may"

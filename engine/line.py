@@ -1,5 +1,7 @@
 """One hand of a line game: the plain line of two ends, or the divisor family's layout
-where every double lies crosswise with two halves and two flanks (RULES.md).
+where every double lies crosswise with two halves and two flanks (RULES.md). With
+``doubles_in_line`` a divisor game keeps the plain line: a double laid at an end shows
+the same number, so it adds nothing to the count; an opening double counts both ends.
 
 The state is mutable and kept in plain ints and tuples for speed: a hand is a bitmask
 of tile ids and an open side is ``(number, tile, kind)``. :meth:`LineHand.push` is the
@@ -280,10 +282,10 @@ class LineHand(Hand):
                 self._lay_on_line(tile, on)
             else:
                 self._place(tile, on, move.side)
-                if self._divisor:
-                    count = self.count
-                    if count and count % self._divisor == 0:
-                        self.scored[seat] += count // self._divisor
+            if self._divisor:  # divisor games, doubles crosswise or in line
+                count = self.count
+                if count and count % self._divisor == 0:
+                    self.scored[seat] += count // self._divisor
             if not hands[seat]:
                 self._end("domino")
                 return

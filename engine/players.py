@@ -8,10 +8,15 @@ the biggest count it can score). Both are reproducible from a seed.
 from __future__ import annotations
 
 import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
+from engine.game import Game
 from engine.line import count_after as line_count_after
 from engine.moves import Move
+from engine.rules import Rules
+from engine.tiles import Tile
 from engine.views import View
 
 # The strengths people choose from (lobby buttons, /add_ai, the timeout fallback).
@@ -51,6 +56,50 @@ class GreedyPlayer:
             return (points, tile.value, int(tile.is_double), self._random.random())
 
         return max(moves, key=value)
+
+
+def claims_opening(rules: Rules, tiles: Sequence[Tile]) -> bool:
+    """Whether a computer partner of the team that won the last hand claims the opening
+    of the new one (``next_opener = choose``), judging from its own tiles alone (it sees
+    nothing of its partner's): it claims with a hand worth leading, two doubles or more,
+    or a long suit (four tiles or more showing one number, a double counted once). With
+    ``must_open_with_double`` a hand without a double never claims (it may not open).
+
+    Every strength uses this judgement: the opener's gain is the first tile, and the
+    hands that gain most from it are the ones with doubles to unload and a suit to
+    lead (a measured rule would need the partner's hand, which a player cannot see).
+
+    >>> from engine.rules import Rules
+    >>> rules = Rules.from_preset("partnership")
+    >>> claims_opening(rules, [Tile.parse(t) for t in ["6-6", "4-4", "5-1", "3-2"]])
+    True
+    >>> claims_opening(rules, [Tile.parse(t) for t in ["6-5", "4-1", "5-3", "3-2"]])
+    False
+    """
+    doubles = sum(1 for t in tiles if t.is_double)
+    if rules.must_open_with_double and not doubles:
+        return False
+    suits = Counter(n for t in tiles for n in {t.hi, t.lo})
+    longest = max(suits.values(), default=0)
+    return doubles >= CLAIM_DOUBLES or longest >= CLAIM_SUIT
+
+
+CLAIM_DOUBLES = 2
+CLAIM_SUIT = 4
+
+
+def opening_claim(game: Game, computers: Iterable[int]) -> int | None:
+    """The seat among ``computers`` (the computer seats) that claims the opening of the
+    hand in play, if any: each judges its own tiles (:func:`claims_opening`); of two
+    claims the default opener's (the seat already to move) counts first, as if it spoke
+    first. None: no computer claims (a person may, or the default seat opens)."""
+    choices = game.opener_choices()
+    hand = game.hand
+    if not choices or hand is None:
+        return None
+    default = hand.to_move
+    mine = sorted(set(computers) & set(choices), key=lambda s: (s - default) % game.players)
+    return next((s for s in mine if claims_opening(game.rules, hand.hand(s))), None)
 
 
 def count_after(view: View, move: Move) -> int:

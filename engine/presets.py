@@ -103,7 +103,7 @@ _DIVISOR: dict[str, Any] = {
 
 register_preset(
     "partnership",
-    {},
+    {"next_opener": "choose"},  # seed 000: the winning partners agree who opens
     N_("partnership dominoes"),
     N_(
         "Four players in two teams, partners opposite, seven tiles each, no boneyard. The highest "

@@ -39,17 +39,22 @@ class Rules:
     opener_plays_double: bool = True
     no_double: Literal["highest_tile", "redeal"] = "highest_tile"
     # Who opens the hands after the first.
+    # ``choose``: the winning team's partners may claim the opening (Game.opener_choices,
+    # Game.choose_opener); unclaimed, the ``winner`` rule's seat opens.
     next_opener: Literal[
-        "winner", "rotate", "holder_of_highest_double", "last_player", "first_rule"
+        "winner", "choose", "rotate", "holder_of_highest_double", "last_player", "first_rule"
     ] = "winner"
     must_open_with_double: bool = False
+    # How the partnership teams are made: as seated, or by drawing tiles (engine/teams.py).
+    teams: Literal["agreed", "drawn_high", "drawn_high_low"] = "agreed"
     # Who cannot play, in a game with a boneyard: ``until_playable`` draws until a tile
     # fits, then plays it; ``one_then_pass`` draws one and plays it if it fits, else
     # passes; ``one_ends_turn`` is seed 003's own words ("roba del mazo y luego pasa su
     # turno sin jugar"): one tile is drawn and the turn passes whatever it is (also the
     # divisor games' rule, seed 004's "el palo").
     draw_rule: Literal["none", "until_playable", "one_then_pass", "one_ends_turn"] = "none"
-    crosswise_doubles: bool = False
+    crosswise_doubles: bool = False  # fixed: divisor games, unless doubles_in_line
+    doubles_in_line: bool = False  # divisor games: doubles in line (no halves, no flanks)
     divisor: Annotated[int | None, OneOf(None, 3, 5, 7, 9, 11)] = None
     # Hand end and scoring.
     blocked_tie: Literal["closer_wins", "closer_loses", "opener_team_wins", "nobody"] = (
@@ -180,6 +185,8 @@ class Rules:
         if values.get("family") == "divisor" and options.get("target") and "hands" not in options:
             # RULES.md: with a target, hands are played until a player reaches it
             values["hands"] = None
+        if values.get("doubles_in_line"):
+            values["crosswise_doubles"] = False  # RULES.md: no halves or flanks
         if values.get("family") == "divisor" and values.get("set") == 6:
             values["max_players"] = DIVISOR_DOUBLE_6_MAX_PLAYERS  # RULES.md: 2-4 on double-6
         if values.get("family") == "train":
@@ -306,6 +313,12 @@ def _check_option(key: str, value: Any) -> None:
 
 
 def _check_consistent(rules: Rules) -> None:
+    if not rules.partners and rules.teams != "agreed":
+        raise RulesError(f"teams {rules.teams} needs teams (partnership games)")
+    if not rules.partners and rules.next_opener == "choose":
+        raise RulesError("next_opener choose needs teams (partnership games)")
+    if rules.family != "divisor" and rules.doubles_in_line:
+        raise RulesError("the option doubles_in_line belongs to divisor games")
     if rules.family == "train":
         _check_train(rules)
         return

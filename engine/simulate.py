@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from engine.game import Game
-from engine.players import Player, make_player
+from engine.players import Player, make_player, opening_claim
 from engine.rules import Rules
 from engine.views import View, view_of
 
@@ -28,8 +28,13 @@ def decisions(game: Game) -> Iterator[View]:
 
 
 def play_hand(game: Game, seats: Sequence[Player], seed: int) -> None:
-    """Deal a hand from ``seed`` and let the seats play it to its end."""
+    """Deal a hand from ``seed`` and let the seats play it to its end. Where the winning
+    team chooses who opens (``next_opener = choose``), its partners claim by their own
+    judgement (:func:`~engine.players.opening_claim`); unclaimed, the default seat opens."""
     game.start_hand(seed=seed)
+    claim = opening_claim(game, range(game.players))
+    if claim is not None:
+        game.choose_opener(claim)
     for view in decisions(game):
         game.apply(seats[view.seat].choose(view))  # type: ignore[index]
 
