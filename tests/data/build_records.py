@@ -209,8 +209,9 @@ def reference(record: dict[str, Any]) -> dict[str, Any]:
             assert f.opener == named, "reference: the named opener did not open"
             if cfg.must_open_with_double:
                 assert ref.doubles(deal[named]), "reference: the named opener holds no double"
-            if not drawing(cfg, previous) and cfg.family == "team":
-                assert named % 2 == must % 2, "reference: the opener is not of the winners"
+            allowed = ref.may_open(cfg, previous, deal)
+            if not drawing(cfg, previous) and allowed is not None:
+                assert named in allowed, f"reference: seat {named} may not open, {allowed} may"
         facts.append(f)
     return ref.summary(cfg, facts)
 
@@ -1976,6 +1977,190 @@ def issue20_readings() -> Iterable[Case]:
         "Draw game with draw_rule = one_ends_turn (seed 003: 'roba del mazo y luego pasa su "
         "turno sin jugar'): a player who cannot play draws one tile and the turn passes.",
         record_of(g),
+    )
+
+
+# ----- issue 20: the winning team chooses who opens; doubles in line; drawn teams --------
+
+
+def blocked_won_by_more_pips_partner(tp: list[int], log: Any) -> bool:
+    """A blocked hand whose winning partners hold different pips (the one with fewer opens
+    by default, so the other is a real choice)."""
+    if tp[0] == tp[1]:
+        return False
+    won = 0 if tp[0] < tp[1] else 1
+    p = log.result.pips
+    return p[won] != p[won + 2]
+
+
+@builder
+def opening_choice() -> Iterable[Case]:
+    g1 = one_hand("partnership", 4, ended("domino"), start=300)
+    w = last(g1).state.closer
+    partner = (w + 2) % 4
+    g = next_hand(g1, ended("domino"), opener=partner, start=3000)
+    rec = record_of(g)
+    assert rec["hands"][1]["opener"] == partner and rec["rules"]["options"] == {}
+    yield case(
+        "partnership_choose_partner_of_dominator_opens",
+        f"next_opener = choose (partnership's default): seat {w} went out in hand 0; its "
+        f"partner seat {partner} claims the opening of hand 1 (the record's opener) and "
+        "opens with any tile.",
+        rec,
+    )
+    bad = copy(rec)
+    other = (w + 1) % 4
+    bad["hands"][1]["opener"] = other
+    team = sorted((w, partner))
+    yield refused(
+        "partnership_choose_losing_team_refused",
+        f"next_opener = choose: seat {other} is of the team that lost hand 0, so it may not "
+        "claim the opening of hand 1.",
+        bad,
+        f"hand 1: seat {other} may not open this hand; seats {team[0]}, {team[1]} may",
+    )
+    unclaimed = copy(rec)
+    del unclaimed["hands"][1]["opener"]
+    unclaimed["hands"][1]["moves"] = [f"{partner}: {rec['hands'][1]['deal'][partner][0]}"]
+    yield refused(
+        "partnership_choose_unclaimed_partner_move_refused",
+        f"next_opener = choose: with no claim written (no opener), the winner rule decides: "
+        f"seat {w}, who went out, opens hand 1, not its partner seat {partner}.",
+        unclaimed,
+        f"it is seat {w}'s turn, not seat {partner}'s",
+    )
+
+    g1 = one_hand("partnership", 4, blocked_teams(blocked_won_by_more_pips_partner), start=300)
+    pips = last(g1).result.pips
+    won = 0 if team_pips(list(pips))[0] < team_pips(list(pips))[1] else 1
+    more = won if pips[won] > pips[won + 2] else won + 2
+    g = next_hand(g1, lambda g: last(g).result is not None, opener=more, start=3000)
+    yield case(
+        "partnership_choose_after_blocked_more_pips_partner_opens",
+        f"next_opener = choose after a blocked hand won by seats {won} and {won + 2} "
+        f"({pips[won]} and {pips[won + 2]} pips): seat {more}, the one with more pips, claims "
+        "and opens hand 1 (the winner rule alone would name its partner).",
+        record_of(g),
+    )
+
+    g1 = one_hand("partnership", 4, ended("domino"), start=300, next_opener="winner")
+    w = last(g1).state.closer
+    g = next_hand(g1, ended("domino"), start=3000)
+    bad = record_of(g)
+    assert "opener" not in bad["hands"][1]
+    bad["hands"][1]["opener"] = (w + 2) % 4
+    yield refused(
+        "partnership_next_opener_winner_partner_refused",
+        f"next_opener = winner: the player who dominated (seat {w}) opens hand 1; naming "
+        f"its partner seat {(w + 2) % 4} is refused (only choose leaves it to the team).",
+        bad,
+        f"hand 1: seat {(w + 2) % 4} may not open this hand; seat {w} opens it",
+    )
+
+    opts = {"must_open_with_double": True}
+    g1 = one_hand("partnership", 4, ended("domino"), start=300, **opts)
+    w = last(g1).state.closer
+    partner = (w + 2) % 4
+    g = next_hand(
+        g1,
+        lambda g: bool(doubles_of(g, w)) and len(doubles_of(g, partner)) >= 2,
+        opener=partner,
+        stop=8,
+        start=3000,
+    )
+    opened = last(g).state.moves[0].tile
+    yield case(
+        "partnership_choose_must_open_with_double_partner_opens",
+        f"must_open_with_double with next_opener = choose: seat {w} went out; both partners "
+        f"hold doubles and seat {partner} claims hand 1, opening with its {opened} "
+        "(in progress after eight moves).",
+        record_of(g),
+    )
+    g = next_hand(
+        g1,
+        lambda g: bool(doubles_of(g, w)) and not doubles_of(g, partner),
+        stop=4,
+        start=3000,
+    )
+    bad = record_of(g)
+    bad["hands"][1]["opener"] = partner
+    bad["hands"][1]["moves"] = []
+    yield refused(
+        "partnership_choose_must_open_with_double_partner_without_double_refused",
+        f"must_open_with_double with next_opener = choose: seat {partner} holds no double in "
+        f"hand 1, so it may not claim the opening; seat {w} may.",
+        bad,
+        f"hand 1: seat {partner} holds no double and may not open; seat {w} may",
+    )
+
+    g = one_hand("partnership", 4, ended("domino"), start=300, teams="drawn_high")
+    yield case(
+        "partnership_teams_drawn_high_seated_as_drawn",
+        "teams = drawn_high: the draw happens before the deal and the record's players are "
+        "the seating it gave (partners opposite), so the hand plays as any partnership hand.",
+        record_of(g),
+    )
+    yield refused(
+        "error_teams_drawn_in_block_game",
+        "teams = drawn_high belongs to partnership games; a block game is refused.",
+        record("block", 2, [{"seed": 1, "moves": []}], teams="drawn_high"),
+        "rules: teams drawn_high needs teams (partnership games)",
+    )
+
+
+def double_in_line_scores(g: Game) -> bool:
+    """The hand ended, and a double laid at an end (in line) scored."""
+    log = last(g)
+    if log.result is None:
+        return False
+    again = Game(g.rules, g.players)
+    again.start_hand(deal=log.deal, boneyard=log.boneyard)
+    for move in log.state.moves:
+        state = again.logs[-1].state
+        before = list(state.scored)
+        again.apply(move)
+        tile = move.tile
+        in_line = tile is not None and tile.is_double and move.on is not None
+        if in_line and state.scored[move.seat] > before[move.seat]:
+            return True
+    return False
+
+
+@builder
+def doubles_in_line() -> Iterable[Case]:
+    g = one_hand("all_fives", 2, double_in_line_scores, doubles_in_line=True)
+    rec = record_of(g)
+    yield case(
+        "all_fives_doubles_in_line_double_scores",
+        "doubles_in_line (seed 004's note): doubles go in line, no halves or flanks; a double "
+        "laid at an end adds nothing to the count (the opening double counts both ends), and "
+        "here one is laid while the count is a multiple of 5, so its player scores again.",
+        rec,
+    )
+    g = one_hand("fido12", 3, double_in_line_scores, doubles_in_line=True)
+    yield case(
+        "fido12_3p_doubles_in_line",
+        "fido12 with doubles_in_line, three players: the count is the sum of the two ends; a "
+        "double in line scores only what the count already was.",
+        record_of(g),
+    )
+    second = rec["hands"][0]["moves"][1]
+    assert " on " in second  # the second tile, on the opening double
+    tile = second.split()[1]
+    bad = copy(rec)
+    bad["hands"][0]["moves"] = [rec["hands"][0]["moves"][0], f"{second} flank"]
+    yield refused(
+        "all_fives_doubles_in_line_flank_refused",
+        "doubles_in_line: a double has no flanks, so a tile placed 'on ... flank' is refused.",
+        bad,
+        f"hand 0, move 1 ('{second} flank'): {tile} cannot go there; it can go: "
+        f"{second.partition(': ')[2]}",
+    )
+    yield refused(
+        "error_doubles_in_line_in_partnership_game",
+        "doubles_in_line belongs to divisor games; a partnership game is refused.",
+        record("partnership", 4, [{"seed": 1, "moves": []}], doubles_in_line=True),
+        "rules: the option doubles_in_line belongs to divisor games",
     )
 
 

@@ -25,7 +25,7 @@ PRESET_DEFAULTS: dict[str, dict[str, Any]] = {
         "score_to": "loser",
         "target": 100,
         "blocked_tie": "closer_wins",
-        "next_opener": "winner",
+        "next_opener": "choose",  # RULES.md: the winning team's partners choose
         "first_opener": "double66",
         "redeal_doubles": 5,
     },
@@ -71,6 +71,7 @@ class Config:
     divisor: int | None = None
     hands: int | None = None
     time_limit_ends: str = "finish_hand"
+    doubles_in_line: bool = False  # divisor games: no halves, no flanks
 
 
 def config(rules: dict[str, Any]) -> Config:
@@ -84,7 +85,8 @@ def config(rules: dict[str, Any]) -> Config:
         options["draws"] = options.pop("draw_rule")
     if options.get("tens_scoring") and "target" not in options:
         options["target"] = 40
-    for key in ("hand_size", "time_limit_minutes", "auto_pass", "turn_timeout"):
+    # teams: drawn teams are seated before the deal; the record's seats are the seating
+    for key in ("hand_size", "time_limit_minutes", "auto_pass", "turn_timeout", "teams"):
         options.pop(key, None)
     return replace(base, **options)
 
@@ -170,7 +172,9 @@ class HandFacts:
 
 @dataclass
 class Table:
-    """The open sides of the layout; crosswise doubles in divisor games."""
+    """The open sides of the layout; crosswise doubles in divisor games. Without them (a
+    line game, or doubles_in_line) a double at an end shows the end's number again, so
+    it adds nothing to the count; an opening double shows its number at both ends."""
 
     crosswise: bool
     sides: list[Side] = field(default_factory=list)
@@ -231,7 +235,7 @@ def replay_hand(
     hands = [list(h) for h in deal]
     bone = list(boneyard)
     players = len(hands)
-    table = Table(crosswise=cfg.family == "divisor")
+    table = Table(crosswise=cfg.family == "divisor" and not cfg.doubles_in_line)
     scored = [0] * players
     closer: int | None = None
     opener = parse_move(moves[0])[0] if moves else -1
@@ -482,6 +486,29 @@ def next_opener(cfg: Config, previous: HandFacts | None, deal: list[list[Tile]])
         assert holder is not None
         return holder[0]
     return dominator(cfg, previous)
+
+
+def may_open(cfg: Config, previous: HandFacts | None, deal: list[list[Tile]]) -> set[int] | None:
+    """The seats a record may name as opener (None: any seat, the tournament's draw):
+    next_opener = choose after a hand with a winner leaves it to the winning team (with
+    must_open_with_double, its partners holding a double); else only the rules' seat."""
+    must = next_opener(cfg, previous, deal)
+    if must is None:
+        return None
+    if (
+        previous is not None
+        and cfg.family == "team"
+        and cfg.next_opener == "choose"
+        and hand_winner(cfg, previous) is not None
+    ):
+        team = {s for s in range(4) if team_of(s) == team_of(must)}
+        if cfg.must_open_with_double:
+            team = {s for s in team if doubles(deal[s])}
+        return team
+    if cfg.must_open_with_double:
+        opener = double_opener(cfg, must, deal)
+        return set() if opener is None else {opener}
+    return {must}
 
 
 def dominator(cfg: Config, previous: HandFacts) -> int:
