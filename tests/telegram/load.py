@@ -32,6 +32,7 @@ GROUP_METHODS = frozenset(
     {"sendmessage", "sendphoto", "senddocument", "editmessagemedia", "editmessagetext",
      "editmessagecaption", "editmessagereplymarkup", "deletemessage"}
 )  # fmt: skip
+ANSWERS = GROUP_METHODS - {"deletemessage"}
 FIRST_GROUP = -1003000000000
 FIRST_USER = 9_000_000
 # Each person presses about once every games/rate seconds (125 s for 1,000 games at 8 a
@@ -206,7 +207,12 @@ async def _say(tg: FakeTelegram, group: int, user: int, text: str, process: BotP
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         calls = tg.calls
-        if any(str(c.params.get("chat_id")) == str(group) for c in calls[seen:]):
+        # a message sent or edited there (not the bot asking about the group: its
+        # getChatMember while it reads the command is no answer)
+        if any(
+            str(c.params.get("chat_id")) == str(group) and c.method.lower() in ANSWERS
+            for c in calls[seen:]
+        ):
             return
         seen = len(calls)  # what was read is not read again
         await asyncio.sleep(0.05)
