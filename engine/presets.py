@@ -106,9 +106,10 @@ register_preset(
     {"next_opener": "choose"},  # seed 000: the winning partners agree who opens
     N_("partnership dominoes"),
     N_(
-        "Four players in two teams, partners opposite, seven tiles each, no boneyard. The highest "
-        "double opens the first hand, the winner opens the next. The team that goes out scores; a "
-        "blocked hand goes to the team with fewer pips. First to the target wins."
+        "Four players in two teams, partners opposite, seven tiles each, no boneyard. The 6-6 "
+        "opens the first hand; each later hand is opened by a partner of the team that won the "
+        "last one. The team that loses a hand writes its own pips (a blocked hand goes to the "
+        "team with fewer pips); the team that reaches the target loses."
     ),
 )
 register_preset(
