@@ -65,6 +65,7 @@ class Table:
     lang: str = "es"
     theme: str = "classic"
     numerals: bool = False  # numbers as numerals on every set, not pips
+    notice: str = ""  # what the table waits for: "Team Ana / Carla chooses who opens (20 s)"
 
 
 @dataclass(frozen=True)

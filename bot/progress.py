@@ -9,7 +9,7 @@ import logging
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot import standings, texts
+from bot import opening, standings, texts
 from bot.describe import move_words
 from bot.model import Say, TurnCall
 from bot.saving import save
@@ -52,7 +52,9 @@ async def progress(
         await close(session, loaded, texts.NOBODY_LEFT)
         return
     made = list(made or [])
-    while game.hand is not None:
+    # the winning team choosing who opens (next_opener = choose): nobody plays meanwhile
+    choosing = game.hand is not None and opening.hold(session, loaded, fresh_hand)
+    while game.hand is not None and not choosing:
         forced = game.forced_move()
         if forced is not None:
             game.apply(forced)
@@ -75,7 +77,7 @@ async def progress(
     loaded.meta["last_ply"] = game.ply
     if hand_over:
         loaded.meta["hand_over_at"] = session.now.timestamp()
-    else:
+    elif not choosing:
         loaded.meta["turn_due"] = session.now.timestamp() + turn_seconds(session, loaded)
     plan = timer_plan(session, loaded, hand_over, game_over or tied_at_limit, clock)
     await save(session, loaded, status=new_status, timers=plan)
@@ -83,7 +85,8 @@ async def progress(
     names = names_of(loaded, lang)
     said = [texts.move_line(lang, names[m.seat], move_words(lang, m, names), m) for m in made]
     caption = "\n".join(said[-SHOWN_MOVES:])
-    session.effects.append(board_after(session, loaded, caption, game_over or tied_at_limit))
+    board = board_after(session, loaded, caption, game_over or tied_at_limit)
+    session.effects.append(opening.noticed(session, loaded, board))
     if hand_over:
         result = game.logs[-1].result
         session.effects.append(Say(texts.hand_summary(lang, game, result, names)))
@@ -94,6 +97,11 @@ async def progress(
         return
     if game_over:
         await finish(session, loaded)
+        return
+    if choosing:  # each partner's hand with "I open"; the partners called
+        if fresh_hand:
+            opening.hands(session, loaded)
+            session.effects.append(opening.call(session, loaded))
         return
     if fresh_hand:
         for s, info in enumerate(loaded.seats):
@@ -144,7 +152,7 @@ def timer_plan(
     if game_over:
         return TimerPlan(cancel=(ALL,))
     now = session.now
-    cancel = ["turn", "warning", "next_hand", "lobby"]
+    cancel = ["turn", "warning", "next_hand", "lobby", opening.TIMER]
     sets: list[tuple[str, datetime, dict[str, Any]]] = []
     if session.person is not SYSTEM:
         # only people's actions keep a game alive: computer players and timers alone
@@ -158,6 +166,10 @@ def timer_plan(
         return TimerPlan(tuple(cancel), tuple(sets))
     game = loaded.game
     assert game is not None
+    mark = opening.choosing(loaded)
+    if mark is not None:  # no turn runs while the team chooses who opens
+        sets.append((opening.TIMER, opening.ends_at(session, mark), {}))
+        return TimerPlan(tuple(cancel), tuple(sets))
     timeout = turn_seconds(session, loaded)
     payload = {"seat": game.to_move}
     sets.append(("turn", now + timedelta(seconds=timeout), payload))

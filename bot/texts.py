@@ -7,6 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from bot.describe import goal_text
 from engine.game import Game
 from engine.moves import Action, Move
 from engine.outcome import HandResult
@@ -163,10 +164,8 @@ def hand_summary(lang: str, game: Game, result: HandResult | None, names: Sequen
 def score_text(lang: str, game: Game, names: Sequence[str]) -> str:
     sides = side_names(game, names)
     scores = ", ".join(f"{sides[i]} {s}" for i, s in enumerate(game.live_scores))
-    target = game.rules.target
-    if target:
-        return tr(lang, "Score: {scores} (to {target}).", scores=scores, target=target)
-    return tr(lang, "Score: {scores}.", scores=scores)
+    goal = goal_text(game.rules, game.hand_number, lang)
+    return tr(lang, "Score: {scores} ({goal}).", scores=scores, goal=goal)
 
 
 def game_summary(

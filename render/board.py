@@ -22,9 +22,10 @@ from render.scene import Scene, scene_layout
 from render.sheets import draw_score_sheet
 from render.theme import RGB, Theme, theme_named
 from render.train_layout import TrainLayout, layout_trains
-from render.words import word
+from render.words import goal_text, numbers_hands, word
 
 UNSATISFIED = (230, 40, 40)
+NOTICE_ROOM = 60  # pixels of table a notice needs to stand in its middle
 
 
 class TableLike(Protocol):
@@ -45,6 +46,9 @@ class TableLike(Protocol):
     @property
     def numerals(self) -> bool: ...  # numbers as numerals on every set, not pips
 
+    # Optional: ``notice: str``, what the table waits for ("Team Ana / Carla chooses who
+    # opens (20 s)"), drawn across the table when present (see :func:`notice_of`).
+
 
 @dataclass(frozen=True)
 class Table:
@@ -56,9 +60,16 @@ class Table:
     lang: str = "es"
     theme: str = "classic"
     numerals: bool = False
+    notice: str = ""
 
     def name(self, seat: int) -> str:
         return seat_name(self, seat)
+
+
+def notice_of(table: TableLike) -> str:
+    """What the table waits for, if the table says (an optional field of a table)."""
+    notice = getattr(table, "notice", "")
+    return notice if isinstance(notice, str) else ""
 
 
 def seat_name(table: TableLike, seat: int) -> str:
@@ -259,9 +270,15 @@ class _Painter:
         view, lang = self.view, self.table.lang
         left, top, _, bottom = self.scene.info.scaled(1)
         parts: list[str] = []
-        if view.hand_number:
-            kind = word("round", lang) if view.trains else word("hand", lang)
-            parts.append(f"{kind} {view.hand_number}")
+        goal = goal_text(view.rules, view.hand_number, lang)
+        if numbers_hands(view.rules):  # "Round 3 of 13: fewest points win", "1 hand"
+            parts.append(goal[:1].upper() + goal[1:])
+        else:
+            if view.hand_number:
+                kind = word("round", lang) if view.trains else word("hand", lang)
+                parts.append(f"{kind} {view.hand_number}")
+            if view.revealed is None or not view.sheet:  # else the score sheet says it
+                parts.append(goal)  # "to 100: whoever reaches it loses"
         if view.rules.has_boneyard or view.trains:
             parts.append(f"{word('boneyard', lang)}: {view.boneyard}")
         if view.count is not None and view.placements:
@@ -278,13 +295,26 @@ class _Painter:
             parts.append(word("time_up", lang))
         if view.revealed is not None and view.result is not None:
             parts.append(self.result_text(view.result))
+        notice = notice_of(self.table)
+        roomy = self.scene.table.h >= NOTICE_ROOM
+        if notice and not roomy:
+            parts.append(notice)
+        face = font(20)
+        line = fit_text(self.draw, "   ·   ".join(parts), face, self.image.width - left - 24)
         self.draw.text(
-            (left + 12, (top + bottom) / 2),
-            "   ·   ".join(parts),
-            fill=self.theme.ink,
-            font=font(20),
-            anchor="lm",
+            (left + 12, (top + bottom) / 2), line, fill=self.theme.ink, font=face, anchor="lm"
         )
+        if notice and roomy:
+            self.notice(notice)
+
+    def notice(self, text: str) -> None:
+        """What the table waits for, across the middle of the table (empty then: no tile
+        is down before the opener plays)."""
+        _, top, _, bottom = self.scene.table.scaled(1)
+        face = font(24, bold=True)
+        text = fit_text(self.draw, text, face, self.image.width - 48)
+        centre = (self.image.width / 2, (top + bottom) / 2)
+        self.draw.text(centre, text, fill=self.theme.last, font=face, anchor="mm")
 
     def result_text(self, result: HandResult) -> str:
         lang, name = self.table.lang, self.name

@@ -13,7 +13,7 @@ from engine.views import View
 from render.fonts import fit_text, font
 from render.geometry import Box
 from render.theme import Theme, theme_named
-from render.words import word
+from render.words import goal_text, word
 
 ROW = 40
 TITLE = 52
@@ -48,16 +48,21 @@ def _draw_table(
     theme: Theme,
     colours: Sequence[tuple[int, int, int] | None] = (),
     left_columns: int = 1,
+    aside: str = "",
 ) -> Image.Image:
     """``left_columns``: how many columns from the left hold words (aligned left); the
-    rest hold numbers (aligned right). ``colours`` tint those word columns per row."""
+    rest hold numbers (aligned right). ``colours`` tint those word columns per row.
+    ``aside``: a few words at the right of the title (the score sheet's goal)."""
     g = grid(widths, len(rows) + 1)
     image = Image.new("RGB", (g.width, g.height), theme.felt)
     draw = ImageDraw.Draw(image)
-    left, top, _right, bottom = g.title.scaled(1)
-    draw.text(
-        (left, (top + bottom) / 2), title, fill=theme.ink, font=font(26, bold=True), anchor="lm"
-    )
+    left, top, right, bottom = g.title.scaled(1)
+    heading = font(26, bold=True)
+    draw.text((left, (top + bottom) / 2), title, fill=theme.ink, font=heading, anchor="lm")
+    if aside:
+        room = right - left - draw.textlength(title, font=heading) - 24
+        aside = fit_text(draw, aside, font(20), room)
+        draw.text((right, (top + bottom) / 2), aside, fill=theme.ink, font=font(20), anchor="rm")
     body, bold = font(20), font(20, bold=True)
     for r, cells in enumerate(g.cells):
         texts = header if r == 0 else rows[r - 1]
@@ -110,7 +115,9 @@ def draw_score_sheet(
     rows = [[f"{kind} {first + i}", *(str(p) for p in row)] for i, row in enumerate(view.sheet)]
     rows.append([word("total", lang), *(str(s) for s in view.scores)])
     widths = [1.2] + [1.0] * len(sides)
-    return _draw_table(word("score_sheet", lang), [kind, *sides], rows, widths, theme)
+    goal = goal_text(view.rules, view.hand_number, lang)  # "a 100: pierde quien llega"
+    title = word("score_sheet", lang)
+    return _draw_table(title, [kind, *sides], rows, widths, theme, aside=goal)
 
 
 class StandingLike(Protocol):

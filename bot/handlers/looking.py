@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from bot import texts
+from bot import opening, texts
 from bot.handlers.lobby import DEFAULT_PRESET, unknown_preset
 from bot.model import File, Reply
 from bot.registry import handles
 from bot.session import Refusal, Session
-from bot.showing import board_as_it_is, hand_for, names_of
+from bot.showing import board_as_it_is, names_of
 from engine.presets import preset_names
 from lang import tr
 from storage.errors import NotFound
@@ -22,13 +22,14 @@ async def hand(session: Session) -> None:
     game = session.game
     if game.hand is None:
         raise Refusal(texts.BETWEEN_HANDS if game.outcome is None else texts.GAME_OVER)
-    hand_for(session, session.loaded, session.my_seat, person=session.person)
+    opening.hand_asked(session, session.loaded, session.my_seat)  # "I open" while choosing
 
 
 @handles("board")
 async def board(session: Session) -> None:
     """The board posted again, at the bottom of the room."""
-    session.effects.append(board_as_it_is(session, session.loaded, repost=True))
+    loaded = session.loaded
+    session.effects.append(opening.noticed(session, loaded, board_as_it_is(session, loaded, True)))
 
 
 @handles("score")

@@ -3,7 +3,7 @@ refusals said in the player's words), and the next hand."""
 
 from __future__ import annotations
 
-from bot import texts
+from bot import opening, texts
 from bot.describe import move_words
 from bot.model import Button, Reply
 from bot.progress import NEXT_PAUSE_SECONDS, next_hand, progress
@@ -77,6 +77,9 @@ def resolved(session: Session, text: str) -> Move:
     except GameOver as error:
         raise Refusal(texts.GAME_OVER if error.finished else texts.BETWEEN_HANDS) from None
     except NotYourTurn as error:
+        claim_first = opening.first_claim(session)
+        if claim_first is not None:  # the team is choosing who opens: claim it first
+            raise Refusal(claim_first) from None
         to_move = error.to_move if error.to_move is not None else 0
         name = name_of(loaded.seats[to_move], to_move, session.lang)
         raise Refusal(texts.NOT_YOUR_TURN, name=name) from None
@@ -104,6 +107,13 @@ def resolved(session: Session, text: str) -> Move:
         where = tr(session.own, texts.WHERE, tile=error.tile)
         session.effects.append(Reply(where, private=session.person, buttons=buttons))
         raise Refusal(texts.CHOOSE_ONE) from None
+
+
+@handles("open")
+async def open_(session: Session) -> None:
+    """Claim the opening of the hand, while the team that won the last one chooses."""
+    opening.claim(session)
+    await progress(session, session.loaded)
 
 
 @handles("next")

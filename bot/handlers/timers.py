@@ -4,7 +4,7 @@ shown again after a restart, a room that is gone."""
 
 from __future__ import annotations
 
-from bot import texts
+from bot import opening, texts
 from bot.describe import move_words
 from bot.model import TurnCall
 from bot.progress import close, computer_move, next_hand, progress
@@ -27,8 +27,10 @@ async def timer(session: Session) -> None:
         return  # the game ended meanwhile
     game = loaded.game
     if kind == "resume" and game is not None:
-        session.effects.append(board_as_it_is(session, loaded))
-        if game.to_move is not None:
+        session.effects.append(opening.noticed(session, loaded, board_as_it_is(session, loaded)))
+        if opening.choosing(loaded) is not None:  # the choosing partners' buttons again
+            opening.hands(session, loaded, fresh_hand=False)
+        elif game.to_move is not None:
             hand_for(session, loaded, game.to_move)
     elif kind == "lobby" and game is None:
         await close(session, loaded, texts.LOBBY_EXPIRED)
@@ -36,6 +38,9 @@ async def timer(session: Session) -> None:
         await close(session, loaded, texts.IDLE_ENDED)
     elif kind == "next_hand" and game is not None and game.hand is None:
         await next_hand(session, loaded)
+    elif kind == opening.TIMER and game is not None:
+        if opening.time_up(session, loaded):  # nobody claimed: the default opener opens
+            await progress(session, loaded)
     elif kind == "clock" and game is not None:
         game.expire_clock()
         session.say(texts.CLOCK_UP)

@@ -42,8 +42,8 @@ def test_every_command_has_its_handler_and_every_handler_a_command() -> None:
 
 
 def test_the_lists_derived_from_the_registry() -> None:
-    assert moves() == {"play", "draw", "pass", "end", "next"}
-    assert private_ok() == {"play", "draw", "pass", "end", "hand"}
+    assert moves() == {"play", "draw", "pass", "end", "next", "open"}
+    assert private_ok() == {"play", "draw", "pass", "end", "hand", "open"}
     assert "timer" not in {s.name for s in public()}
     assert all(s.where is not Where.INTERNAL for s in public())
 

@@ -131,7 +131,7 @@ ARGS: dict[str, list[tuple[str, ...]]] = {
 TYPED = [
     "play", "play", "draw", "pass", "hand", "board", "score", "join", "leave", "add_ai",
     "kick", "begin", "new", "end", "next", "cancel", "export", "export", "top", "stats",
-    "rules", "settings", "help", "forget", "unknown",
+    "rules", "settings", "help", "forget", "unknown", "open",
 ]  # fmt: skip
 # Forged private presses: every command, those a private chat must not carry more often.
 ROOM_COMMANDS = ["join", "begin", "cancel", "export", "new", "add_ai", "kick", "leave", "next"]

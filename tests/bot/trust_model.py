@@ -32,13 +32,14 @@ ROOMS = ("a1", "a2", "b1")
 COMMUNITY = {"a1": "grupo-a", "a2": "grupo-a", "b1": "grupo-b"}
 ADMINS = {("eva", "a1"), ("eva", "b1"), ("fede", "a2")}
 # Commands a private chat may carry, for the person's own seat (BOT.md, issue 18).
-PRIVATE_ACTIONS = frozenset({"play", "draw", "pass", "end", "hand"})
+PRIVATE_ACTIONS = frozenset({"play", "draw", "pass", "end", "hand", "open"})
 # Commands that act on the room's game: a game id naming another game must change nothing.
 GAME_ACTIONS = frozenset(
     {"join", "leave", "add_ai", "kick", "begin", "cancel", "play", "draw", "pass", "end", "next"}
+    | {"open"}
 )
 # Commands whose move number, when given, must be the game's: an older or newer one is stale.
-MOVE_ACTIONS = frozenset({"play", "draw", "pass", "end", "next"})
+MOVE_ACTIONS = frozenset({"play", "draw", "pass", "end", "next", "open"})
 # Commands that only look: whatever they answer, they change nothing stored.
 LOOKING = frozenset({"hand", "board", "score", "top", "stats", "rules", "help", "export"})
 KNOWN = frozenset(
