@@ -87,7 +87,9 @@ class Option:
     # the values it may take (read when asked: presets may be added at run time)
     choices: Callable[[], tuple[Choice, ...]] | None = None
     # filled in as the player types, from the person's own legal moves (Discord)
-    complete: str | None = None  # "tile" or "on"
+    # "tile" or "on"; house rules (bot/house_rules.py): "options" (name=value words),
+    # "option" (a rule's name), "value" (a value of the rule named beside it)
+    complete: str | None = None
     prefix: str | None = None  # typed before the value ("on 6-6")
 
 
@@ -117,7 +119,8 @@ def _strengths() -> tuple[Choice, ...]:
 
 
 PERIODS = {"week": N_("this week"), "month": N_("this month"), "all": N_("all time")}
-SETTINGS = ("preset", "language", "theme", "turn_timeout", "numerals")
+SETTINGS = ("preset", "options", "language", "theme", "turn_timeout", "numerals")
+OPTIONS_LENGTH = 300  # the longest line of house rules typed in one option (Discord)
 
 
 def _periods() -> tuple[Choice, ...]:
@@ -133,11 +136,14 @@ SEAT = Option("seat", N_("opt:seat"), N_("Seat number"), Kind.NUMBER, low=1, hig
 
 _ALL = (
     Spec(
-        "new", N_("cmd:new"), N_("Open a game: /new [game] [points]"),
+        "new", N_("cmd:new"), N_("Open a game: /new [game] [points] [option=value ...]"),
         options=(
             PRESET,
-            Option("target", N_("opt:target"), N_("Points to win (Mexican Train: rounds)"),
+            Option("target", N_("opt:target"), N_("Points to reach (Mexican Train: rounds)"),
                    Kind.NUMBER, low=1, high=10_000),
+            Option("options", N_("opt:options"),
+                   N_("House rules: option=value ..., for example blocked_tie=nobody"),
+                   length=OPTIONS_LENGTH, complete="options"),
         ),
     ),
     Spec("join", N_("cmd:join"), N_("Take a seat at the table"), needs=Needs.GAME,
@@ -175,10 +181,6 @@ _ALL = (
          who=Who.SEATED, needs=Needs.PLAYING, move=True),
     Spec("end", N_("cmd:end"), N_("End your turn (Mexican Train)"), where=Where.SEAT,
          who=Who.SEATED, needs=Needs.PLAYING, move=True, menu=False),
-    Spec("open", N_("cmd:open"),
-         N_("Claim the opening of the hand, when your team chooses who opens"),
-         where=Where.SEAT, who=Who.SEATED, needs=Needs.PLAYING, move=True, style=Style.PRIMARY,
-         menu=False),
     Spec("next", N_("cmd:next"), N_("Deal the next hand"), who=Who.SEATED, needs=Needs.PLAYING,
          move=True, style=Style.PRIMARY, menu=False),
     Spec("board", N_("cmd:board"), N_("Post the board again"), needs=Needs.PLAYING),
@@ -195,7 +197,14 @@ _ALL = (
     Spec("rules", N_("cmd:rules"), N_("The rules of a game"), options=(PRESET,)),
     Spec("settings", N_("cmd:settings"), N_("The room's settings (admins)"), who=Who.ADMIN,
          options=(Option("name", N_("opt:name"), N_("Which setting"), choices=_settings),
-                  Option("value", N_("opt:value"), N_("Its new value"), length=40))),
+                  Option("value", N_("opt:value"), N_("Its new value"), length=OPTIONS_LENGTH,
+                         complete="options"))),
+    Spec("rule", N_("cmd:rule"), N_("Change a rule in the lobby: /rule [option] [value]"),
+         who=Who.CREATOR, needs=Needs.GAME,
+         options=(Option("option", N_("opt:option"), N_("Which rule"), length=40,
+                         complete="option"),
+                  Option("value", N_("opt:value"), N_("Its new value"), length=40,
+                         complete="value"))),
     Spec("export", N_("cmd:export"), N_("The game record, as a file")),
     Spec("help", N_("cmd:help"), N_("What can be done now")),
     Spec("forget", N_("cmd:forget"), N_("Forget my name"), style=Style.DANGER),

@@ -13,17 +13,21 @@ import asyncio
 import logging
 import os
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
-from bot import standings, texts
+from bot import house_rules, standings, texts
 from bot.dispatch import dispatch
+from bot.handlers.lobby import DEFAULT_PRESET
 from bot.model import Command, Effect, Offer, Person, Place, Popup, Post
 from bot.seats import seat_of, seats_from
 from bot.session import SYSTEM, Desk, Refusal, open_session
 from bot.showing import command_for, keyed_moves, name_of
 from engine.moves import Move
+from engine.presets import preset_names
+from engine.rules import Rules
 from lang import language, tr
 from storage.database import utcnow
 from storage.errors import Conflict, NotFound, StorageError, Unavailable
@@ -222,6 +226,28 @@ class GameService:
             Offer(_tile_of(move), _place_of(move), label, command_for(move))
             for label, move in keyed_moves(lang, game.legal_moves(), names)
         )
+
+    async def rule_offers(
+        self, place: Place, complete: str, typed: str, given: Mapping[str, Any], lang: str
+    ) -> tuple[tuple[str, str], ...]:
+        """(label, value) a field of house rules offers as the person types ``typed``
+        (``complete``: "options", "option" or "value", bot/registry.py; ``given``: the
+        command's other fields), from the rules in view (a look only, as ``offers``)."""
+        preset = house_rules.preset_named(complete, typed, given)
+        rules = await self.rules_in_view(place, preset)
+        return house_rules.offered(complete, rules, typed, given, language(lang))
+
+    async def rules_in_view(self, place: Place, preset: str | None = None) -> Rules:
+        """The rules house rules are offered from: the preset named with the room's
+        house rules for it; none named, the game in the room, else the room's preset."""
+        _community, room = await self.desk.room(place, self.clock())
+        if preset is None:
+            row = self.desk.rows.get(room.id) or await self.store.games.active_in(room.id)
+            if row is not None:
+                return Rules.from_record(row.snapshot["record"]["rules"])
+        if preset is None or preset not in preset_names():
+            preset = room.settings.get("preset", DEFAULT_PRESET)
+        return house_rules.room_rules(room.settings, preset)
 
     async def board_post(self, place: Place) -> Post | None:
         """Where the room's board message is (None: not posted, or forgotten)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot import texts
+from bot import house_rules, texts
 from bot.describe import describe_hand, describe_table, move_words
 from bot.model import Board, Button, Hand, Lobby, Person, Table
 from bot.names import clean_name
@@ -154,10 +154,11 @@ def lobby_of(session: Session, loaded: Loaded, opened: bool = False) -> Lobby:
     lang, rules = session.lang, loaded.rules
     preset = texts.preset_name(lang, rules.preset)
     lines = [tr(lang, texts.LOBBY_OPEN if opened else texts.LOBBY, preset=preset)]
+    lines.append(house_rules.count_line(lang, rules))  # what the number after it means
     for i, seat in enumerate(loaded.seats):
         who = name_of(seat, i, lang) if not seat.empty else tr(lang, "free")
         team = ""
-        if rules.partners:
+        if rules.partners and getattr(rules, "teams", "agreed") == "agreed":  # else drawn
             team = " · " + tr(lang, "team {team}", team="AB"[rules.side_of(i)])
         lines.append(f"{i + 1}. {who}{team}")
     seated = sum(1 for s in loaded.seats if not s.empty)
@@ -167,11 +168,15 @@ def lobby_of(session: Session, loaded: Loaded, opened: bool = False) -> Lobby:
         lines.append(tr(lang, texts.LOBBY_NEEDS_EXACTLY, n=rules.min_players))
     else:
         lines.append(tr(lang, texts.LOBBY_NEEDS, least=rules.min_players, most=rules.max_players))
+    house = house_rules.house_lines(lang, rules)  # every rule in force unlike the preset's
+    if house:
+        lines += [tr(lang, texts.HOUSE_RULES), *house]
     game_id = loaded.row.id
     buttons = (
         Button(tr(lang, "Join"), "join", game_id),
         Button(tr(lang, "Add computer"), "add_ai normal", game_id),
         Button(tr(lang, "Begin"), "begin fill", game_id),
+        Button(tr(lang, "Rules"), "rule", game_id),  # the creator's menu of house rules
         Button(tr(lang, "Cancel"), "cancel", game_id),
     )
     return Lobby("\n".join(lines), buttons=buttons, game_id=game_id)

@@ -11,8 +11,7 @@ from bot.describe import goal_text
 from engine.game import Game
 from engine.moves import Action, Move
 from engine.outcome import HandResult
-from engine.presets import preset_about, preset_names
-from engine.rules import Rules
+from engine.presets import preset_names
 from lang import N_, tr
 
 DATABASE_DOWN = N_("The database is not answering. Nothing was changed; try again in a moment.")
@@ -107,6 +106,51 @@ NOT_COUNTED = N_("This game does not count on the leaderboard: it takes two peop
 BAD_PERIOD = N_("The periods are: week, month, all.")
 UNKNOWN_PLAYER = N_("I do not know {name} here.")
 NO_GAMES_YET = N_("{name} has no finished games here yet.")
+# ----- house rules (bot/house_rules.py) -----------------------------------------------
+UNKNOWN_OPTION = N_("There is no option '{name}' in {preset}. Its options: {names}.")
+BAD_VALUE = N_("'{text}' is not a value of {name}. Its values: {values}.")
+BAD_NUMBER_VALUE = N_("'{text}' is not a value of {name}: a whole number from {low} to {high}.")
+BAD_NUMBER_OR_OFF = N_(
+    "'{text}' is not a value of {name}: a whole number from {low} to {high}, or off."
+)
+NOT_AN_ASSIGNMENT = N_(
+    "'{text}' is not an option: write name=value, for example blocked_tie=nobody."
+)
+OPTION_DOES_NOT_FIT = N_(
+    "{option} does not fit {preset} with these rules. {name} can be: {values}."
+)
+DO_NOT_GO_TOGETHER = N_(
+    "These options do not go together in {preset}: {options}. Change one of them."
+)
+TWO_NUMBERS = N_("Write one number after the game: '{text}' is a second one.")
+COUNT_ROUNDS_LOW = N_("{n} rounds; the lowest total wins.")
+COUNT_ROUNDS_HIGH = N_("{n} rounds; the highest total wins.")
+COUNT_ONE_HAND = N_("One hand decides the game.")
+COUNT_HANDS = N_("Hands to play: {n}; the highest score wins.")
+COUNT_TARGET_HIGHEST = N_(
+    "To {target} points: hands are played until someone reaches them; the highest score wins."
+)
+COUNT_TARGET_TEAM_LOSES = N_(
+    "To {target} points: the losing team writes its own pips, and the team that reaches {target} loses."
+)
+COUNT_TARGET_LOSES = N_(
+    "To {target} points: each loser writes their own pips, and whoever reaches {target} loses."
+)
+COUNT_TARGET_WINS = N_("To {target} points: the first to reach them wins.")
+COUNT_CLOCK = N_("Game clock: {minutes} minutes.")
+SET_OF = N_("double-{n} set")
+HOUSE_MARK = N_("✱ a house rule of this game (the preset says otherwise).")
+HOUSE_RULES = N_("House rules:")
+RULE_MENU = N_("Rules of this game: press one to change it (or type /rule <option> <value>).")
+RULE_VALUES = N_("{title}: {about}\nNow: {value}. Choose:")
+RULE_TYPE_NUMBER = N_("Or type /rule {name} <number> (from {low} to {high}).")
+RULE_SEAT_TAKEN = N_("With {option} the table has {n} seats, and seat {seat} is taken.")
+ROOM_HOUSE_RULES = N_("New games of {preset} here start with:")
+SETTINGS_OPTIONS_HOW = N_(
+    "Write the game and its options, for example: /settings options partnership blocked_tie=nobody (or reset)."
+)
+SETTINGS_OPTIONS_SET = N_("New games of {preset} here start with: {options}.")
+SETTINGS_OPTIONS_RESET = N_("New games of {preset} here start with the preset's own rules.")
 _FAMILY_NAMES = (N_("partnership"), N_("line"), N_("divisor"), N_("train"))
 
 _HELP = {
@@ -199,28 +243,21 @@ def record_bytes(record: dict[str, Any]) -> bytes:
     return (json.dumps(record, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
 
 
-def rules_text(lang: str, preset: str) -> str:
-    rules = Rules.from_preset(preset)
-    head = preset_name(lang, preset)
-    players = (
-        tr(lang, "{n} players", n=rules.min_players)
-        if rules.min_players == rules.max_players
-        else tr(lang, "{least} to {most} players", least=rules.min_players, most=rules.max_players)
-    )
-    return f"{head} ({players})\n{tr(lang, preset_about(preset))}"
-
-
 def help_text(lang: str, state: str) -> str:
     return tr(lang, _HELP.get(state, _HELP["none"]))
 
 
-def settings_text(lang: str, settings: dict[str, Any]) -> str:
-    if not settings:
-        return tr(
-            lang, "This room uses the defaults. Admins change them with /settings <name> <value>."
-        )
-    shown = ", ".join(f"{k}={v}" for k, v in sorted(settings.items()))
-    return tr(lang, "Room settings: {settings}", settings=shown)
+def settings_text(lang: str, settings: dict[str, Any], house: dict[str, list[str]]) -> str:
+    """The room's settings, and its house rules per preset (``house``: each preset's
+    options already in words)."""
+    shown = ", ".join(f"{k}={v}" for k, v in sorted(settings.items()) if k != "options")
+    if not shown and not house:
+        return tr(lang, DEFAULTS)
+    lines = [tr(lang, "Room settings: {settings}", settings=shown)] if shown else []
+    for preset, options in house.items():
+        lines.append(tr(lang, ROOM_HOUSE_RULES, preset=preset_name(lang, preset)))
+        lines += [f"• {option}" for option in options]
+    return "\n".join(lines)
 
 
 # ----- Telegram ----------------------------------------------------------------------

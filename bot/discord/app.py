@@ -31,7 +31,7 @@ from discord.app_commands import Choice
 from bot import pictures, registry, texts
 from bot.buttons import DISCORD, PAGE, SELECT, Pressed
 from bot.config import Settings
-from bot.discord.autocomplete import offered
+from bot.discord.autocomplete import HOUSE_RULES, offered, rule_choices
 from bot.discord.commands import CatalogTranslator, domino_command
 from bot.discord.components import DYNAMIC_ITEMS, buttons_view, data_of, hand_view, is_ours
 from bot.discord.delivery import DiscordDelivery, mentioning
@@ -209,6 +209,14 @@ class DiscordBot:
         place = place_of(interaction)
         if place is None:
             return []
+        if option.complete in HOUSE_RULES:  # the preset's options and their values
+            given = dict(iter(interaction.namespace))
+            lang = interaction.locale.value
+            try:
+                found = await self.service.rule_offers(place, option.complete, current, given, lang)
+            except StorageError:
+                return []
+            return rule_choices(found)
         try:
             offers = await self.service.offers(place, person_of(interaction))
         except StorageError:

@@ -4,6 +4,11 @@ no room locked), matched against what they typed.
 
 ``tile`` offers each tile they may play, with where it goes when it has a choice ("6-4
 on 6-6", as they would type it); ``on`` offers where the tile already chosen may go.
+
+The house rules of ``/domino new``, ``/domino settings options`` and ``/domino rule``
+offer the options of the preset and their values, as the engine takes them
+(``GameService.rule_offers``: the service reads what the person typed against the
+rules in view).
 """
 
 from __future__ import annotations
@@ -48,3 +53,14 @@ def tile_value(offer: Offer) -> str:
 def _is_play(offer: Offer) -> bool:
     """A tile to play (the person's offers also hold drawing, passing, ending the turn)."""
     return offer.command.split(" ", 1)[0] == "play"
+
+
+# ----- house rules --------------------------------------------------------------------
+
+HOUSE_RULES = ("options", "option", "value")  # the ``complete`` kinds of house rules
+
+
+def rule_choices(offers: tuple[tuple[str, str], ...]) -> list[Choice[str]]:
+    """The house rules the service offers (``GameService.rule_offers``: label, value) as
+    Discord's choices."""
+    return [Choice(name=label[:LENGTH], value=value) for label, value in offers][:CHOICES]

@@ -3,10 +3,10 @@ and cancelling."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import timedelta
-from typing import Any
 
-from bot import texts
+from bot import house_rules, texts
 from bot.progress import close, progress
 from bot.registry import handles
 from bot.saving import save
@@ -18,7 +18,7 @@ from engine.game import Game
 from engine.players import STRENGTHS
 from engine.presets import preset_names
 from engine.record import new_record
-from engine.rules import Rules
+from engine.rules import OPTION_NAMES, Rules
 
 LOBBY_MINUTES = 15  # a lobby nobody begins closes itself
 DEFAULT_PRESET = "partnership"  # a room that chose none plays this
@@ -30,26 +30,26 @@ def unknown_preset(preset: str) -> Refusal:
 
 @handles("new")
 async def new(session: Session) -> None:
-    """Open a game of the room's preset, or of the one named, to a target or a number of rounds."""
+    """Open a game of the room's preset, or of the one named: to a target or a number of
+    rounds (the number after it), with the room's house rules for that preset and the
+    ``name=value`` options typed (bot/house_rules.py; the engine decides what fits)."""
     if await session.active() is not None:
         raise Refusal(texts.ALREADY_OPEN)
     settings = session.room.settings
-    args = list(session.args)
-    preset = settings.get("preset", DEFAULT_PRESET)
-    options: dict[str, Any] = dict(settings.get("options", {}))
-    if args and not args[0].isdigit():
-        preset = args.pop(0).lower()
-    if preset not in preset_names():
-        raise unknown_preset(preset)
-    if args:
-        if not args[0].isdigit():
-            raise Refusal(texts.BAD_TARGET, text=args[0])
-        # what a bare number sets: the target, or (Mexican Train) how many rounds
-        options[Rules.from_preset(preset).number_option] = int(args[0])
+    preset, number, words = read_new(session.args, settings.get("preset", DEFAULT_PRESET))
+    defaults = house_rules.room_defaults(settings, preset)
     try:
-        rules = Rules.from_preset(preset, **options)
-    except DominoError:
+        Rules.from_preset(preset, **defaults)
+    except (DominoError, TypeError):
         raise Refusal(texts.BAD_OPTIONS, preset=preset) from None
+    try:
+        options = {**defaults, **house_rules.read_assignments(preset, words)}
+        if number is not None:  # the target, or (Mexican Train) how many rounds
+            counted = Rules.from_preset(preset).number_option
+            options[counted] = house_rules.read_value(counted, number)
+        rules = house_rules.build(preset, options)
+    except house_rules.HouseRuleError as error:
+        raise Refusal(error.message, **error.params) from None
     seats = [Seat() for _ in range(rules.max_players)]
     seats[0] = seat_for(session)
     snapshot = {"record": new_record(rules, []), "meta": {"creator": session.user.id}}
@@ -58,6 +58,31 @@ async def new(session: Session) -> None:
     lobby_ends = now + timedelta(minutes=LOBBY_MINUTES)
     await store.timers.set(room.id, "lobby", lobby_ends, game_id=row.id)
     session.effects.append(lobby_of(session, session.desk.loaded(row), opened=True))
+
+
+def read_new(args: Sequence[str], default: str) -> tuple[str, str | None, list[str]]:
+    """``new``'s words: the preset (the room's when none is named), the number after it,
+    and the ``name=value`` options."""
+    preset: str | None = None
+    number: str | None = None
+    options: list[str] = []
+    for i, word in enumerate(args):
+        if "=" in word:
+            options.append(word)
+        elif word.isdigit():
+            if number is not None:
+                raise Refusal(texts.TWO_NUMBERS, text=word)
+            number = word
+        elif i == 0:
+            preset = word.lower()
+        elif word.lower() in OPTION_NAMES:
+            raise Refusal(texts.NOT_AN_ASSIGNMENT, text=word)
+        else:
+            raise Refusal(texts.BAD_TARGET, text=word)
+    preset = preset or default
+    if preset not in preset_names():
+        raise unknown_preset(preset)
+    return preset, number, options
 
 
 def seat_for(session: Session) -> Seat:

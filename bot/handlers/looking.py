@@ -82,15 +82,19 @@ async def exported_row(session: Session) -> GameRow:
 
 @handles("rules")
 async def rules(session: Session) -> None:
-    """The rules of the game named, or of the one on the table, or of the room's default."""
-    preset = session.args[0] if session.args else None
-    if preset is None:  # the game on the table, else the room's default
-        loaded = await session.active()
-        default = session.room.settings.get("preset", DEFAULT_PRESET)
-        preset = loaded.rules.preset if loaded is not None else default
-    if preset not in preset_names():
-        raise unknown_preset(preset)
-    session.say(texts.rules_text(session.lang, preset))
+    """The rules in force, generated from the engine's options (bot/house_rules.py): of
+    the game on the table, or of the preset named (the table's game when it is that
+    preset), with the room's house rules for it."""
+    named = session.args[0].lower() if session.args else None
+    loaded = await session.active()
+    if loaded is not None and named in (None, loaded.rules.preset):
+        in_force = loaded.rules
+    else:
+        preset = named or session.room.settings.get("preset", DEFAULT_PRESET)
+        if preset not in preset_names():
+            raise unknown_preset(preset)
+        in_force = house_rules.room_rules(session.room.settings, preset)
+    session.say(house_rules.rules_text(session.lang, in_force))
 
 
 @handles("help")

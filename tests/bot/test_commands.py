@@ -110,10 +110,10 @@ async def test_a_number_after_mexican_train_is_its_rounds(store: Store) -> None:
 
 async def test_rules_describe_the_game_on_the_table(store: Store) -> None:
     room = await Room.open(store)
-    assert "Four players" in texts(await room.say("Ana", "/rules"))  # the room's default
+    assert "4 players" in texts(await room.say("Ana", "/rules"))  # the room's default
     await room.say("Ana", "/new draw")
     assert "boneyard" in texts(await room.say("Beto", "/rules")).lower()
-    assert "Four players" in texts(await room.say("Beto", "/rules partnership"))
+    assert "4 players" in texts(await room.say("Beto", "/rules partnership"))
 
 
 async def test_the_lobby_says_how_many_players_the_game_takes(store: Store) -> None:

@@ -28,6 +28,7 @@ from tests.telegram.fake_api import FakeTelegram
 NAME = "quick_draw"
 TITLE = "quick draw"
 ABOUT = "Draw dominoes to 50 points, for a short game at lunch."
+RULES = "target=50"  # /rules says the rules in force, generated from the engine's (issue 20)
 HOOK = f"""
 from engine.presets import register_preset
 from engine.rules import PRESETS
@@ -51,9 +52,9 @@ async def test_the_console_opens_and_describes_it(tmp_path: Path, hooked: dict[s
     home.mkdir()
     console = await ConsoleProcess.start(home, **hooked)
     try:
-        assert ABOUT in await console.type(f"/rules {NAME}")
+        assert RULES in await console.type(f"/rules {NAME}")
         assert TITLE in await console.type(f"/new {NAME}")
-        assert ABOUT in await console.type("/rules")  # the game on the table
+        assert RULES in await console.type("/rules")  # the game on the table
         assert NAME in await console.type("/rules chess")  # among the games offered
     finally:
         await console.quit()
@@ -69,7 +70,7 @@ async def test_telegram_opens_and_describes_it(tmp_path: Path, hooked: dict[str,
             await table.say("Ana", f"/rules {NAME}")
             await table.say("Ana", f"/new {NAME}")
             said = "\n".join(m.get("text", "") for m in tg.sent_to(GROUP))
-            assert ABOUT in said and TITLE in said
+            assert RULES in said and TITLE in said
         finally:
             await process.stop()
         assert not process.tracebacks(), process.tracebacks()
@@ -99,7 +100,7 @@ async def test_discord_offers_opens_and_describes_it(
             described = await table.command("Ana", "rules", {"preset": NAME})
             await table.command("Ana", "new", {"preset": NAME})
             shown = "\n".join(discord_words(m) for m in [*described, *fake.messages(CHANNEL)])
-            assert ABOUT in shown and TITLE in shown
+            assert RULES in shown and TITLE in shown
         finally:
             await process.stop()
         assert "Traceback" not in process.log(), process.log()

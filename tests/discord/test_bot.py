@@ -51,6 +51,7 @@ SUBCOMMANDS = {
     "stats",
     "rules",
     "settings",
+    "rule",
     "export",
     "help",
     "forget",
