@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot import opening, texts
+from bot import house_rules, opening, texts
 from bot.handlers.lobby import DEFAULT_PRESET, unknown_preset
 from bot.model import File, Reply
 from bot.registry import handles
