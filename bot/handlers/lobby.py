@@ -13,6 +13,7 @@ from bot.saving import save
 from bot.seats import Seat, seat_of, seats_json
 from bot.session import Refusal, Session
 from bot.showing import hand_for, lobby_of, name_of
+from bot.teams import drawn_seats
 from engine.errors import DominoError
 from engine.game import Game
 from engine.players import STRENGTHS
@@ -211,7 +212,7 @@ async def begin(session: Session) -> None:
         seated = [s if not s.empty else Seat(bot="normal") for s in loaded.seats]
     if not any(s.user is not None for s in seated):
         raise Refusal(texts.NEED_PLAYERS, least=rules.min_players)
-    loaded.seats = seated
+    loaded.seats = drawn_seats(session, rules, seated)  # teams = drawn_*: partners by draw
     game = Game(rules, len(seated))
     game.started_at = session.now.timestamp()
     game.start_hand(seed=session.desk.seeds())
