@@ -136,9 +136,13 @@ async def computer_move(loaded: Loaded, seat: int, strength: str | None = None) 
 
 
 def turn_seconds(session: Session, loaded: Loaded) -> int:
-    """How long a turn lasts: the room's setting, else the game's rules."""
+    """How long a turn lasts: the game's house rule, else the room's setting, else the
+    preset's."""
+    rules = loaded.rules
     setting = session.room.settings.get("turn_timeout")
-    return int(setting) if setting else loaded.rules.turn_timeout
+    if setting and "turn_timeout" not in rules.options():
+        return int(setting)
+    return rules.turn_timeout
 
 
 def timer_plan(
