@@ -23,7 +23,7 @@ from typing import Any
 from bot import texts
 from engine import rules as engine_rules
 from engine.errors import RulesError
-from engine.option_texts import ABOUT, TITLE, VALUE, VALUE_ABOUT
+from engine.option_texts import ABOUT, TITLE, VALUE, VALUE_ABOUT, VALUE_ABOUT_ALONE
 from engine.presets import preset_names
 from engine.rules import OPTION_NAMES, Rules, option_choices, option_spec
 from lang import tr
@@ -83,7 +83,9 @@ def _settable(preset: str, _defaults: tuple[tuple[str, Any], ...]) -> tuple[str,
     others = [(n, v) for n in sorted(alone) for v in _candidates(n) if v != getattr(base, n)]
     for name in _options() - alone:
         for value in _candidates(name):
-            if value == getattr(base, name):
+            # a value the engine refuses here, not one it builds and overrides (Mexican
+            # Train's score_to follows positive_scoring: it is not the players' to set)
+            if value == getattr(base, name) or not _refused(base, {name: value}):
                 continue
             if any(_fits(base, {name: value, other: v}) for other, v in others):
                 paired.add(name)
@@ -119,6 +121,15 @@ def _fits(rules: Rules, options: Mapping[str, Any]) -> bool:
     except RulesError:
         return False
     return all(getattr(built, name) == value for name, value in options.items())
+
+
+def _refused(rules: Rules, options: Mapping[str, Any]) -> bool:
+    """Whether the engine refuses ``rules`` with ``options`` (a ``RulesError``)."""
+    try:
+        rules.with_options(**options)
+    except RulesError:
+        return True
+    return False
 
 
 def values_for(rules: Rules, name: str) -> tuple[Any, ...]:
@@ -275,9 +286,11 @@ def title(lang: str, name: str) -> str:
     return tr(lang, TITLE.get(name, name))
 
 
-def value_words(lang: str, name: str, value: Any, long: bool = False) -> str:
+def value_words(lang: str, name: str, value: Any, long: bool = False, partners: bool = True) -> str:
     """A value in words: "nobody wins", "yes", "off", "200" (``long``: the longer words
-    where a value has them)."""
+    where a value has them; ``partners``: said of teams, else of players alone)."""
+    if long and not partners and (name, value) in VALUE_ABOUT_ALONE:
+        return tr(lang, VALUE_ABOUT_ALONE[(name, value)])
     if long and (name, value) in VALUE_ABOUT:
         return tr(lang, VALUE_ABOUT[(name, value)])
     if (name, value) in VALUE:
@@ -291,10 +304,12 @@ def value_words(lang: str, name: str, value: Any, long: bool = False) -> str:
     return str(value)
 
 
-def described(lang: str, name: str, value: Any) -> str:
-    """One option in force: what it is and its value in words."""
+def described(lang: str, name: str, value: Any, partners: bool = True) -> str:
+    """One option in force: what it is and its value in words (``partners``: a game of
+    teams)."""
     about = tr(lang, ABOUT.get(name, name)).rstrip(".")
-    return f"{about}: {value_words(lang, name, value, long=True)} ({name}={typed(value)})"
+    words = value_words(lang, name, value, long=True, partners=partners)
+    return f"{about}: {words} ({name}={typed(value)})"
 
 
 def count_line(lang: str, rules: Rules) -> str:
@@ -333,7 +348,9 @@ def counted_option(rules: Rules) -> set[str]:
 def house_lines(lang: str, rules: Rules) -> list[str]:
     """The rules in force that differ from the preset, one line each (the lobby)."""
     said = counted_option(rules)
-    return [f"• {described(lang, n, v)}" for n, v in differing(rules) if n not in said]
+    return [
+        f"• {described(lang, n, v, rules.partners)}" for n, v in differing(rules) if n not in said
+    ]
 
 
 def players_line(lang: str, rules: Rules) -> str:
@@ -354,7 +371,7 @@ def rules_text(lang: str, rules: Rules) -> str:
     house = dict(differing(rules))
     for name in (n for n in _ORDER if n in house or n in settable(rules.preset)):
         mark = " ✱" if name in house else ""
-        lines.append(f"• {described(lang, name, getattr(rules, name))}{mark}")
+        lines.append(f"• {described(lang, name, getattr(rules, name), rules.partners)}{mark}")
     if house:
         lines.append(tr(lang, texts.HOUSE_MARK))
     return "\n".join(lines)
@@ -365,9 +382,10 @@ def option_line(lang: str, rules: Rules, name: str) -> str:
     return f"{title(lang, name)}: {value_words(lang, name, getattr(rules, name))}"
 
 
-def described_options(lang: str, options: Mapping[str, Any]) -> list[str]:
-    """``name=value`` options in words (the room's defaults)."""
-    return [described(lang, n, options[n]) for n in _ORDER if n in options]
+def described_options(lang: str, preset: str, options: Mapping[str, Any]) -> list[str]:
+    """``name=value`` options of ``preset`` in words (the room's defaults)."""
+    partners = Rules.from_preset(preset).partners
+    return [described(lang, n, options[n], partners) for n in _ORDER if n in options]
 
 
 # ----- what a field of house rules offers as it is typed (Discord's autocomplete) ---------

@@ -140,7 +140,7 @@ VALUE_ABOUT: dict[tuple[str, object], str] = {
         "the losing team writes its own pips; the team that reaches the target loses"
     ),
     ("score_to", "winner"): N_(
-        "the winning side writes the points; the first to reach the target wins"
+        "the winning team writes the losers' pips; the first to reach the target wins"
     ),
     ("points", "all"): N_("the winner scores the pips left in every hand, its own side's too"),
     ("next_opener", "choose"): N_(
@@ -151,3 +151,10 @@ VALUE_ABOUT: dict[tuple[str, object], str] = {
     ("blocked_tie", "closer_loses"): N_("the side of the player who closed the game loses"),
 }
 """Longer words for the values that need them (the lobby and ``/rules`` say these)."""
+
+VALUE_ABOUT_ALONE: dict[tuple[str, object], str] = {
+    ("score_to", "loser"): N_("each loser writes their own pips; whoever reaches the target loses"),
+    ("score_to", "winner"): N_("the winner writes the points; the first to reach the target wins"),
+    ("blocked_tie", "closer_wins"): N_("the player who closed the game wins"),
+}
+"""The longer words of a value in a game where each plays for themselves."""

@@ -29,7 +29,7 @@ async def settings(session: Session) -> None:
     if not args or (args[0].lower() == "options" and len(args) == 1):
         settings = session.room.settings
         house = {
-            preset: house_rules.described_options(session.own, options)
+            preset: house_rules.described_options(session.own, preset, options)
             for preset, options in house_rules.room_house(
                 settings, settings.get("preset", DEFAULT_PRESET)
             ).items()
@@ -202,7 +202,7 @@ def values_menu(lang: str, rules: Any, name: str, game_id: int) -> tuple[str, tu
         texts.RULE_VALUES,
         title=house_rules.title(lang, name),
         about=tr(lang, option_about(name)),
-        value=house_rules.value_words(lang, name, now, long=True),
+        value=house_rules.value_words(lang, name, now, long=True, partners=rules.partners),
     )
     spec = option_spec(name)
     if spec.bounds is not None:
