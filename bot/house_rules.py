@@ -97,14 +97,17 @@ def _options() -> set[str]:
     return set(OPTION_NAMES)
 
 
-def _candidates(name: str) -> tuple[Any, ...]:
-    """The values worth trying of option ``name``: its choices, or a few numbers."""
+def _candidates(name: str, offered: bool = False) -> tuple[Any, ...]:
+    """The values worth trying of option ``name``: its choices, or a few numbers and its
+    bounds (``offered``: the numbers a button offers, without the bounds)."""
     spec = option_spec(name)
     if spec.flag or spec.choices is not None:
         return option_choices(name)
     assert spec.bounds is not None
     low, high = spec.bounds
     found = [v for v in NUMBERS.get(name, ()) if v is None or low <= v <= high]
+    if offered and found:
+        return tuple(found)
     return tuple(dict.fromkeys([*found, low, high, *([None] if spec.nullable else [])]))
 
 
@@ -135,9 +138,11 @@ def _refused(rules: Rules, options: Mapping[str, Any]) -> bool:
 def values_for(rules: Rules, name: str) -> tuple[Any, ...]:
     """The values of ``name`` to offer on ``rules`` (as buttons): each one the engine
     builds there; numbers: a few of them (any other is typed)."""
-    return tuple(
-        v for v in _candidates(name) if v == getattr(rules, name) or _fits(rules, {name: v})
-    )
+    now = getattr(rules, name)
+    found = [v for v in _candidates(name, offered=True) if v == now or _fits(rules, {name: v})]
+    if now not in found:  # a number typed: offered beside the others
+        found.append(now)
+    return tuple(found)
 
 
 # ----- reading what people type ---------------------------------------------------------

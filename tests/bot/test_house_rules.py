@@ -381,3 +381,21 @@ async def test_what_a_field_of_house_rules_offers_as_it_is_typed(store: Store) -
     assert await offers("value", "", option="draw_rule") == [
         typed(v) for v in option_choices("draw_rule")
     ]
+
+
+def test_every_rules_button_fits_telegrams_64_bytes() -> None:
+    """The menus of every preset, for a game id of 12 digits: each button's data fits."""
+    from bot.buttons import TELEGRAM
+    from bot.handlers.room import options_menu, values_menu
+    from bot.house_rules import settable
+
+    game = 10**11
+    for preset in preset_names():
+        rules = Rules.from_preset(preset)
+        pages = [options_menu("es", rules, game, page)[1] for page in range(3)]
+        for name in settable(preset):
+            pages.append(values_menu("pt", rules, name, game)[1])
+        for buttons in pages:
+            assert 0 < len(buttons) <= 25  # Discord's most on one message
+            for button in buttons:
+                assert TELEGRAM.encode(button) is not None, button
