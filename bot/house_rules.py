@@ -176,7 +176,7 @@ def read_value(name: str, text: str) -> Any:
         low, high = spec.bounds
         if spec.nullable and word in OFF:
             return None
-        if word.isdigit() and low <= int(word) <= high:
+        if word.isascii() and word.isdigit() and low <= int(word) <= high:
             return int(word)
         message = texts.BAD_NUMBER_OR_OFF if spec.nullable else texts.BAD_NUMBER_VALUE
         raise HouseRuleError(message, text=text, name=name, low=low, high=high)

@@ -70,7 +70,7 @@ def read_new(args: Sequence[str], default: str) -> tuple[str, str | None, list[s
     for i, word in enumerate(args):
         if "=" in word:
             options.append(word)
-        elif word.isdigit():
+        elif word.isascii() and word.isdigit():
             if number is not None:
                 raise Refusal(texts.TWO_NUMBERS, text=word)
             number = word

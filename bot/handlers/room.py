@@ -102,7 +102,7 @@ def setting(name: str, value: str) -> dict[str, Any]:
         return {"theme": value}
     if name == "turn_timeout":
         low, high = option_bounds("turn_timeout")
-        if not value.isdigit() or not low <= int(value) <= high:
+        if not (value.isascii() and value.isdigit()) or not low <= int(value) <= high:
             raise Refusal(texts.BAD_TIMEOUT)
         return {"turn_timeout": int(value)}
     if name == "numerals":
@@ -145,7 +145,7 @@ async def rule(session: Session) -> None:
     if loaded.game is not None:
         raise Refusal(texts.ALREADY_BEGUN)
     rules, args = loaded.rules, session.args
-    if not args or args[0].isdigit():
+    if not args or (args[0].isascii() and args[0].isdigit()):
         page = int(args[0]) - 1 if args else 0
         menu(session, *options_menu(session.lang, rules, loaded.row.id, page))
         return

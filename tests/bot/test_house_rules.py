@@ -176,6 +176,8 @@ async def test_wrong_options_are_answered_with_the_valid_ones_and_change_nothing
     text = refused(await room.say("Ana", "/new draw target=0"))
     low, high = option_spec("target").bounds or (0, 0)
     assert f"from {low} to {high}" in text
+    refused(await room.say("Ana", "/new partnership ²"))  # a digit, but not a number
+    refused(await room.say("Ana", "/new partnership target=²"))
     text = refused(await room.say("Ana", "/new partnership blocked_tie nobody"))
     assert "name=value" in text
     # each alone fits, together the engine refuses them: both are named
