@@ -345,7 +345,7 @@ def counted_option(rules: Rules) -> set[str]:
     """The options :func:`count_line` already says: the number after the preset (and the
     hands a divisor game plays to reach its target)."""
     said = {rules.number_option}
-    if rules.family == "divisor" and rules.target is not None:
+    if rules.family == "divisor" and rules.target is not None and rules.hands is None:
         said.add("hands")  # hands until someone reaches the target
     return said
 

@@ -130,6 +130,9 @@ async def test_divisor_options(store: Store) -> None:
     assert "2 to 8 players" in shown  # double-9 seats more
     rules = await begun(room, options, people=2)
     assert rules.hands is None
+    await room.say("Ana", "/cancel")
+    shown = lobby(await room.say("Ana", "/new all_fives 150 hands=3"))  # both: whichever first
+    assert "To 150 points" in shown and "hands=3" in shown
 
 
 async def test_mexican_train_options(store: Store) -> None:
@@ -334,7 +337,7 @@ async def test_every_rule_that_differs_is_shown(store: Store, data: st.DataObjec
     rules = Rules.from_record(row.snapshot["record"]["rules"])
     for name, value in rules.options().items():
         assert f"{name}={typed(value)}" in rules_said, (name, rules_said)
-        if name not in (rules.number_option, "hands"):
+        if name != rules.number_option and (name, value) != ("hands", None):
             assert f"{name}={typed(value)}" in shown, (name, shown)
         else:  # said by the headline: what the game counts
             assert str(value) in shown or value in (None, True, False), (name, shown)
