@@ -44,8 +44,6 @@ NUMBERS: dict[str, tuple[int | None, ...]] = {
     "turn_timeout": (30, 60, 90, 120, 300, 3600),
     "max_timeouts": (1, 2, 3, 5, 10),
 }
-# Options that are the room's business at a table (said in the lobby like any other).
-TURN_OPTIONS = ("auto_pass", "turn_timeout", "max_timeouts")
 
 
 class HouseRuleError(Exception):
