@@ -75,7 +75,7 @@ class Settings(BaseSettings):
 def _numbers(name: str, text: str) -> list[int]:
     """A comma-separated list of ids."""
     words = [w.strip() for w in text.replace(" ", ",").split(",") if w.strip()]
-    if not all(w.isdigit() for w in words):
+    if not all(w.isdecimal() for w in words):
         raise ValueError(f"{name} takes numbers separated by commas, not {text!r}")
     return [int(w) for w in words]
 

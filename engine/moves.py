@@ -70,7 +70,7 @@ class Move:
     def parse(text: str) -> Move:
         """Read ``"<seat>: <action>"``; raises :class:`InvalidMove` on bad syntax."""
         seat_text, colon, rest = text.partition(":")
-        if not colon or not seat_text.strip().isdigit():
+        if not colon or not seat_text.strip().isdecimal():
             raise InvalidMove(f"'{text}' is not a move; write it like '1: 6-5 on 6-6'")
         return parse_action(rest, int(seat_text))
 
@@ -93,7 +93,7 @@ def parse_action(text: str, seat: int) -> Move:
         return Move(seat, Action.PLAY, tile, train=MEXICAN)
     if len(words) == 3 and target.startswith("train:"):
         owner = target[len("train:") :]
-        if not owner.isdigit():
+        if not owner.isdecimal():
             raise InvalidMove(f"'{target}' is not a train; write it like train:2")
         return Move(seat, Action.PLAY, tile, train=int(owner))
     on = Tile.parse(target)

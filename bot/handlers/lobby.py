@@ -70,7 +70,7 @@ def read_new(args: Sequence[str], default: str) -> tuple[str, str | None, list[s
     for i, word in enumerate(args):
         if "=" in word:
             options.append(word)
-        elif word.isascii() and word.isdigit():
+        elif word.isascii() and word.isdecimal():
             if number is not None:
                 raise Refusal(texts.TWO_NUMBERS, text=word)
             number = word
@@ -102,7 +102,7 @@ def seat_arg(session: Session, count: int) -> int | None:
     if not session.args:
         return None
     text = session.args[0]
-    if not text.isdigit() or not 1 <= int(text) <= count:
+    if not text.isdecimal() or not 1 <= int(text) <= count:
         raise Refusal(texts.BAD_SEAT, text=text, most=count)
     return int(text) - 1
 

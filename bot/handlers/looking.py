@@ -69,7 +69,7 @@ async def exported_row(session: Session) -> GameRow:
         return row
     typed = session.args[0]
     text = typed.lstrip("#")
-    if not text.isdigit() or len(text) > LONGEST_GAME_NUMBER:
+    if not text.isdecimal() or len(text) > LONGEST_GAME_NUMBER:
         raise Refusal(texts.BAD_GAME_NUMBER, text=typed)
     try:
         found: GameRow | None = await games.load(int(text))

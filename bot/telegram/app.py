@@ -185,7 +185,7 @@ class TelegramBot:
         person's hand; anything else says where games are played."""
         assert self.delivery is not None
         lang = user.language_code
-        if action == "start" and args and args[0].startswith("h") and args[0][1:].isdigit():
+        if action == "start" and args and args[0].startswith("h") and args[0][1:].isdecimal():
             try:
                 place = await self.service.place_of_game(int(args[0][1:]))
             except StorageError:

@@ -79,3 +79,16 @@ async def test_each_refusal_of_a_typed_move(store: Store) -> None:
             room.clock.advance(10)
             await room.tick()  # the next hand
     assert seen == {"does not fit", "ambiguous"}
+
+
+async def test_digits_of_other_kinds_are_no_seat_or_number(store: Store) -> None:
+    """ "²" passes str.isdigit but is no number: a seat, a game number or a target written
+    with it is refused in words, nothing changes (it raised inside the handler)."""
+    room = await Room.open(store)
+    await room.say("Ana", "/new")
+    before = (await store.games.load(1)).version
+    for text in ("/join ²", "/kick ²", "/export ²", "/new ²"):
+        effects = await room.say("Beto", text)
+        assert effects and isinstance(effects[-1], Popup | Reply), (text, effects)
+        assert "Nothing was changed" not in effects[-1].text, (text, effects[-1].text)
+    assert (await store.games.load(1)).version == before
