@@ -27,9 +27,11 @@ if sys.path and sys.path[0].endswith("bench"):
     sys.path[0] = sys.path[0][: -len("bench")] or "."  # the repository, not bench/
 
 from engine.game import Game
-from engine.players import make_player
+from engine.players import Player, make_player, opening_claim
 from engine.rules import Rules
-from engine.simulate import play_hand
+from engine.simulate import decisions, play_hand
+
+FIRST_HANDS = 1 << 40  # the seeds of the uncounted first hands of ``later`` matches
 
 
 @dataclass(frozen=True)
@@ -40,14 +42,30 @@ class Match:
     weak: str
     measure: str  # what decides: "hands" won, "points" (more is better) or "penalty"
     # (fewer is better: Mexican Train)
+    # ``later``: each deal is the SECOND hand of a game (a first hand is played before it
+    # and not counted), so that its opener comes from next_opener (partnership: the
+    # winning team chooses, its partners claiming by claims_opening).
+    later: bool = False
+    # Who may claim the opening under next_opener = choose: "both" sides, or only the
+    # "strong" side (the weak side never claims: the winner rule's seat opens for it).
+    claims: str = "both"
 
     @property
     def label(self) -> str:
-        return f"{self.preset} {self.players}p {self.strong} vs {self.weak}"
+        label = f"{self.preset} {self.players}p {self.strong} vs {self.weak}"
+        if self.later:
+            label += " (2nd hands, choose)"
+        if self.claims == "strong":
+            label += " claims vs never"
+        return label
 
 
 MATCHES = [
     Match("partnership", 4, "hard", "normal", "hands"),  # goal: hard wins >= 60% of hands
+    # issue 20: later hands opened by the winning team's choice (partnership's default)
+    Match("partnership", 4, "hard", "normal", "hands", later=True),
+    # the computer partners' judgement (claims_opening) against never claiming
+    Match("partnership", 4, "normal", "normal", "hands", later=True, claims="strong"),
     Match("partnership", 4, "normal", "easy", "hands"),
     Match("draw", 2, "hard", "normal", "hands"),
     Match("draw", 2, "normal", "easy", "hands"),
@@ -84,7 +102,20 @@ class Tally:
 def rules_for(match: Match) -> Rules:
     if match.preset in ("all_fives", "fido12", "mexican_train"):
         return Rules.from_preset(match.preset)
+    if match.later:
+        return Rules.from_preset(match.preset, target=10_000)  # no end after two hands
     return Rules.from_preset(match.preset, single_hand=True)
+
+
+def deal_and_play(game: Game, seats: list[Player], seed: int, claimers: list[int]) -> None:
+    """Deal a hand from ``seed``; the computer seats ``claimers`` may claim its opening
+    (opening_claim); then the seats play it out."""
+    game.start_hand(seed=seed)
+    claim = opening_claim(game, claimers)
+    if claim is not None:
+        game.choose_opener(claim)
+    for view in decisions(game):
+        game.apply(seats[view.seat].choose(view))  # type: ignore[index]
 
 
 def play_deals(match: Match, deals: range) -> Tally:
@@ -99,13 +130,21 @@ def play_deals(match: Match, deals: range) -> Tally:
             names = [
                 match.strong if (s + swap) % 2 == 0 else match.weak for s in range(match.players)
             ]
+            strong_of = [(s + swap) % 2 == 0 for s in range(match.players)]
             seats = [make_player(n, seed=deal * 16 + s) for s, n in enumerate(names)]
             game = Game(rules, match.players)
-            play_hand(game, seats, deal)
+            if match.later:
+                claimers = [
+                    s for s in range(match.players) if match.claims == "both" or strong_of[s]
+                ]
+                deal_and_play(game, seats, FIRST_HANDS + deal, claimers)
+                deal_and_play(game, seats, deal, claimers)
+            else:
+                play_hand(game, seats, deal)
             result = game.logs[-1].result
             assert result is not None
-            strong = sum(p for side, p in enumerate(result.points) if names[side] == match.strong)
-            weak = sum(p for side, p in enumerate(result.points) if names[side] != match.strong)
+            strong = sum(p for side, p in enumerate(result.points) if strong_of[side])
+            weak = sum(p for side, p in enumerate(result.points) if not strong_of[side])
             # a swap puts the strong players in the other seats: per seat, per hand
             n_strong = strong_seats if swap == 0 else weak_seats
             n_weak = match.players - n_strong
@@ -117,7 +156,7 @@ def play_deals(match: Match, deals: range) -> Tally:
             tally.hands += 1
             if result.winner is not None:
                 tally.decided += 1
-                tally.wins += names[result.winner] == match.strong
+                tally.wins += strong_of[result.winner]
         tally.diffs.append(diff)  # type: ignore[union-attr]
     return tally
 
