@@ -21,7 +21,7 @@ GAMES = [
     ("draw", ["Ana"], "30"),
     ("all_fives", ["Ana", "Beto"], "20"),
     ("fido12", ["Ana"], "30"),
-    ("fido18", ["Ana", "Beto"], "30"),
+    ("fido18", ["Ana", "Beto"], "30 hands=2"),  # (the first to 30, or two hands)
     ("mexican_train", ["Ana", "Beto"], ""),
 ]
 
