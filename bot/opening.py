@@ -151,8 +151,11 @@ def hands(session: Session, loaded: Loaded, fresh_hand: bool = True) -> None:
     game = loaded.game
     assert game is not None
     choices = game.opener_choices()
-    for seat, info in enumerate(loaded.seats[: game.players]):
-        if not info.human:
+    # the others first, the partners after, the one dealt the opening last (the newest
+    # hand is the one to act on, as when a hand opens without a choice)
+    last = sorted(range(game.players), key=lambda s: (s in choices, s == game.to_move))
+    for seat in last:
+        if not loaded.seats[seat].human:
             continue
         if seat in choices:
             chooser_hand(session, loaded, seat)
@@ -208,6 +211,7 @@ def claim(session: Session) -> None:
     game.choose_opener(seat)
     del loaded.meta[MARK]
     session.say(OPENS, name=name_of(loaded.seats[seat], seat, session.lang))
+    partners_told(session, loaded, choices)
 
 
 def time_up(session: Session, loaded: Loaded) -> bool:
@@ -219,10 +223,22 @@ def time_up(session: Session, loaded: Loaded) -> bool:
         return False
     if session.now.timestamp() < float(mark["until"]) - 1:
         return False  # not this choice's timer
+    choices = game.opener_choices()
     del loaded.meta[MARK]
     seat = game.to_move
     session.say(OPENS_UNCLAIMED, name=name_of(loaded.seats[seat], seat, session.lang))
+    partners_told(session, loaded, choices)
     return True
+
+
+def partners_told(session: Session, loaded: Loaded, choices: tuple[int, ...]) -> None:
+    """The choice is over: each partner who does not open gets their hand again, without
+    "I open" (the opener's comes with its moves)."""
+    game = loaded.game
+    assert game is not None
+    for seat in choices:
+        if seat != game.to_move and loaded.seats[seat].human:
+            hand_for(session, loaded, seat)
 
 
 def first_claim(session: Session) -> str | None:

@@ -99,6 +99,7 @@ class Table:
     selects: int = 0  # moves picked in a select menu
     ephemeral_moves: int = 0  # moves pressed on an ephemeral "My hand" answer
     pressed_at: int = -1  # the move number play_out pressed last
+    pressed_id: str | None = None  # the message pressed last
     _asked: dict[str, int] = field(default_factory=dict)  # name: board updates at "My hand"
     _scanned: int = 0
     _updates: int = 0
@@ -280,7 +281,13 @@ class Table:
 
         def fresh() -> tuple[str, JSON, int] | None:
             found = self.newest_hand()
-            return found if found and found[2] > self.pressed_at else None
+            if found is None or found[2] < self.pressed_at:
+                return None
+            # at the same move number: another hand message after claiming the opening
+            # ("I open" makes no move), not the one pressed
+            if found[2] == self.pressed_at and found[1].get("id") == self.pressed_id:
+                return None
+            return found
 
         return await self.fake.wait_for(fresh, timeout=20, what="a new hand")
 
@@ -333,6 +340,7 @@ class Table:
                         self._asked[name] = updates
                         await self.my_hand(name)
             name, hand, self.pressed_at = await self.next_hand()
+            self.pressed_id = hand.get("id")
             custom_id, values = moves(hand)[0]
             self.selects += values is not None
             self.ephemeral_moves += bool(int(hand["flags"]) & EPHEMERAL)

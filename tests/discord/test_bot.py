@@ -43,6 +43,7 @@ SUBCOMMANDS = {
     "draw",
     "pass",
     "end",
+    "open",
     "next",
     "board",
     "score",
