@@ -138,6 +138,17 @@ async def test_the_winning_partners_choose_privately_and_the_first_claim_opens(
     answer = await room.say(opponent, "/open")
     assert popups(answer) == [tr(LANG, "Only team {team} chooses who opens this hand.", team=team)]
     assert await stored(room) == before
+    # asking for one's hand meanwhile gives the button too; a partner who tries to play
+    # before it is their turn is told to claim first
+    asked = await room.say(name_at(loaded, other), "/hand")
+    assert claim_button(hand_of(asked, name_at(loaded, other))) is not None
+    tile = str(hand_of(dealt, name_at(loaded, other)).view.hand[0])
+    before = await stored(room)
+    answer = await room.say(name_at(loaded, other), f"/play {tile}")
+    assert popups(answer) == [
+        tr(LANG, "Your team is choosing who opens: press I open (or /open) to open this hand.")
+    ]
+    assert await stored(room) == before
     # the partner not dealt the opening claims it: they open
     button = claim_button(hand_of(dealt, name_at(loaded, other)))
     assert button is not None
@@ -149,6 +160,8 @@ async def test_the_winning_partners_choose_privately_and_the_first_claim_opens(
     assert "choosing" not in after.meta
     kinds = {t.kind for t in await store.timers.pending(after.row.room_id)}
     assert "turn" in kinds and "opening" not in kinds
+    # the partner's hand again, without the button
+    assert claim_button(hand_of(answer, name_at(loaded, default))) is None
     # the other partner's press comes too late: said so, nothing changed
     late = claim_button(hand_of(dealt, name_at(loaded, default)))
     assert late is not None
