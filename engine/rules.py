@@ -180,6 +180,7 @@ class Rules:
         for key, value in options.items():
             _check_option(key, value)
         values = {**defaults, **options}
+        _check_in_effect(values.get("family", "partnership"), defaults, options)
         if values.get("tens_scoring") and "target" not in options:
             values["target"] = 40
         if values.get("family") == "divisor" and options.get("target") and "hands" not in options:
@@ -226,6 +227,7 @@ def _options_of(rules: Rules) -> tuple[tuple[str, Any], ...]:
 
 
 DIVISOR_DOUBLE_6_MAX_PLAYERS = 4
+_DEFAULTS = Rules()
 """Divisor games take 2-4 players on double-6 and 2-8 on larger sets (RULES.md)."""
 
 
@@ -310,6 +312,36 @@ def _check_option(key: str, value: Any) -> None:
     if key not in OPTION_NAMES:
         raise RulesError(f"unknown option '{key}'")
     _SPECS[key].check(value)
+
+
+# Options the engine does not read in a family (RULES.md gives that family its own rule):
+# set there to anything but the preset's value, they would be a house rule in the lobby
+# that changes nothing at the table, so they are refused.
+_OPENING = ("first_opener", "opener_plays_double", "no_double", "next_opener")
+_LINE_SCORING = (
+    "blocked_tie",
+    "score_to",
+    "points",
+    "blocked_both_score",
+    "tens_scoring",
+    "winner_subtracts_own",
+    "min_opening_score",
+    "single_hand",
+    "instant_win_hand_points",
+)
+NOT_IN_FAMILY: dict[str, frozenset[str]] = {
+    # divisor games: the highest double opens every hand, the count scores, "el palo"
+    "divisor": frozenset((*_OPENING, "must_open_with_double", "draw_rule", *_LINE_SCORING)),
+    # Mexican Train: the engine double opens each round, penalty pips or positive scoring
+    "train": frozenset((*_OPENING, "must_open_with_double", "redeal_doubles", *_LINE_SCORING)),
+}
+
+
+def _check_in_effect(family: str, defaults: Mapping[str, Any], options: Mapping[str, Any]) -> None:
+    idle = NOT_IN_FAMILY.get(family, frozenset())
+    for key, value in options.items():
+        if key in idle and value != defaults.get(key, getattr(_DEFAULTS, key)):
+            raise RulesError(f"the option {key} does not apply to {family} games")
 
 
 def _check_consistent(rules: Rules) -> None:

@@ -7,7 +7,15 @@ import pytest
 from engine.errors import RulesError
 from engine.game import Game
 from engine.record import FORMAT, load, new_record
-from engine.rules import OPTION_NAMES, PRESETS, Rules, option_bounds, option_choices, option_spec
+from engine.rules import (
+    NOT_IN_FAMILY,
+    OPTION_NAMES,
+    PRESETS,
+    Rules,
+    option_bounds,
+    option_choices,
+    option_spec,
+)
 from engine.scoring import side_of, sides
 
 
@@ -109,3 +117,20 @@ def test_refusals_keep_their_words(options: dict[str, object], message: str) -> 
 def test_nullable_numbers_take_off() -> None:
     assert Rules.from_preset("partnership", hand_size=None).hand_size is None
     assert Rules.from_preset("mexican_train", rounds=None).rounds is None
+
+
+@pytest.mark.parametrize("family", sorted(NOT_IN_FAMILY))
+def test_an_option_the_family_does_not_read_is_refused(family: str) -> None:
+    """RULES.md gives divisor games and Mexican Train their own opening and scoring: an
+    option of the line games set there would change nothing at the table."""
+    preset = next(p for p, o in PRESETS.items() if o.get("family") == family)
+    base = Rules.from_preset(preset)
+    for name in NOT_IN_FAMILY[family]:
+        spec = option_spec(name)
+        values = option_choices(name) if spec.bounds is None else (spec.bounds[0],)
+        for value in values:
+            if value == getattr(base, name):
+                assert Rules.from_preset(preset, **{name: value}) == base
+                continue
+            with pytest.raises(RulesError, match=f"{name} does not apply"):
+                Rules.from_preset(preset, **{name: value})
