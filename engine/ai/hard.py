@@ -41,9 +41,14 @@ BUDGET = 0.2  # seconds for a line-game decision; Mexican Train gets twice as lo
 
 
 class HardPlayer:
-    def __init__(self, seed: int = 0, budget: float | None = BUDGET) -> None:
+    def __init__(
+        self, seed: int = 0, budget: float | None = BUDGET, samples: int | None = None
+    ) -> None:
         self._random = random.Random(seed)
         self.budget = budget
+        # deals imagined per decision, at most (None: the tables above); with no budget
+        # the player is deterministic for its seed (tests)
+        self.samples = samples
         self._normal = NormalPlayer(seed)
 
     def choose(self, view: View) -> Move:
@@ -71,7 +76,7 @@ class HardPlayer:
         horizon = HORIZON_BIG_SETS if big and view.rules.divisor else None
         totals = [0.0] * len(moves)
         samples = 0
-        for _ in range(SAMPLES_BIG_SETS if big else SAMPLES):
+        for _ in range(self.samples or (SAMPLES_BIG_SETS if big else SAMPLES)):
             state = imagine_line(view, knowledge, self._random)
             for i, move in enumerate(moves):
                 trial = state.copy()
@@ -129,7 +134,7 @@ class HardPlayer:
             return self._normal.choose(view)  # a view this player cannot rebuild
         deadline = self._deadline(2.0)
         totals = [0.0] * len(moves)
-        for _ in range(SAMPLES_TRAINS):
+        for _ in range(self.samples or SAMPLES_TRAINS):
             state = imagination.sample(self._random)
             for i, move in enumerate(moves):
                 trial = state.copy()

@@ -89,12 +89,13 @@ def test_every_value_of_every_option_is_played_somewhere() -> None:
 
 
 def table(players: int, seed: int) -> list[Player]:
-    """Hard, normal and easy around the table; hard thinks briefly (a test, not a game)."""
+    """Hard, normal and easy around the table; hard imagines a few deals (a test, not a
+    game), a number, not a time: the same moves on a slow or busy machine."""
     seats: list[Player] = []
     for seat in range(players):
         kind = ("hard", "normal", "easy")[(seat + seed) % 3]
         if kind == "hard":
-            seats.append(HardPlayer(seed + seat, budget=0.002))
+            seats.append(HardPlayer(seed + seat, budget=None, samples=3))
         else:
             seats.append(make_player(kind, seed + seat))
     return seats
