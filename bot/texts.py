@@ -155,13 +155,13 @@ _FAMILY_NAMES = (N_("partnership"), N_("line"), N_("divisor"), N_("train"))
 
 _HELP = {
     "none": N_(
-        "No game here. /new [game] [points] opens one; /rules explains a game; /top shows the leaderboard; /stats your record; /settings the room's defaults."
+        "No game here. /new [game] [points] [option=value ...] opens one; /rules explains a game; /top shows the leaderboard; /stats your record; /settings the room's defaults."
     ),
     "lobby": N_(
-        "A game is waiting for players: /join [seat] to sit, /leave to stand up, /add_ai [easy|normal|hard] and /kick <seat> for computer players, /begin (or /begin fill) to start, /cancel to close it."
+        "A game is waiting for players: /join [seat] to sit, /leave to stand up, /add_ai [easy|normal|hard] and /kick <seat> for computer players, /rule to change the rules, /begin (or /begin fill) to start, /cancel to close it."
     ),
     "playing": N_(
-        "A game is on: /hand shows your tiles and moves, /play <tile> [on <tile>] plays, /draw and /pass when you must, /board and /score show the table and the sheet, /export the record, /cancel ends it."
+        "A game is on: /hand shows your tiles and moves, /play <tile> [on <tile>] plays, /draw and /pass when you must, /open when your team chooses who opens, /board and /score show the table and the sheet, /export the record, /cancel ends it."
     ),
 }
 
