@@ -8,10 +8,11 @@ BIN := $(VENV)/bin
 run: $(VENV)/.run
 	$(BIN)/python -m bot
 
+# the tests on every core (pytest-xdist): most of their time is waiting on the bot programs
 test: $(VENV)/.test
 	$(BIN)/python -m ruff check .
 	$(BIN)/python -m mypy
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 bench: $(VENV)/.bench
 	$(BIN)/python bench/engine.py
