@@ -49,9 +49,7 @@ def _own_postgres_database() -> None:
             await connection.close()
 
     asyncio.run(create())
-    os.environ["TEST_DATABASE_URL"] = server.set(database=own).render_as_string(
-        hide_password=False
-    )
+    os.environ["TEST_DATABASE_URL"] = server.set(database=own).render_as_string(hide_password=False)
 
 
 _own_postgres_database()
