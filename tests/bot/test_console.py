@@ -146,3 +146,19 @@ async def test_help_lists_every_command_of_the_registry(tmp_path: Path) -> None:
         assert f"/{spec.name}: {tr('pt', spec.about)}" in shown
     assert tr("pt", spec.about) != spec.about  # in the person's language
     assert "/timer" not in shown  # the service's own command is nobody's
+
+
+async def test_house_rules_typed_in_the_console(tmp_path: Path) -> None:
+    """BOT.md / issue 20: options after the preset, shown in the lobby, changed with
+    /rule, refused with the valid values, and in force in /rules (the real program)."""
+    console = await ConsoleProcess.start(tmp_path)
+    lobby = await console.type("/new partnership 200 blocked_tie=nobody redeal_doubles=4")
+    assert "the team that reaches 200 loses" in lobby
+    assert "(blocked_tie=nobody)" in lobby and "(redeal_doubles=4)" in lobby
+    refused = await console.type("/rule blocked_tie sometimes")
+    assert "closer_wins" in refused and "(blocked_tie=nobody)" not in refused
+    changed = await console.type("/rule score_to winner")
+    assert "(score_to=winner)" in changed and "the first to reach them wins" in changed
+    said = await console.type("/rules")
+    assert "blocked_tie=nobody) ✱" in said and "score_to=winner) ✱" in said
+    await console.quit()
