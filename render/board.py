@@ -239,11 +239,13 @@ class _Painter:
         view, table, theme, draw = self.view, self.table, self.theme, self.draw
         name_font, small = font(22), font(17)
         back = tile_back(12, True, theme)
+        # while the table waits (a team choosing who opens) nobody's turn is framed
+        to_move = None if notice_of(table) else view.to_move
         for seat, box in enumerate(self.scene.panels):
             left, top, right, bottom = box.scaled(1)
             draw.rectangle((left + 3, top + 3, right - 3, bottom - 3), fill=theme.panel)
             draw.rectangle((left + 3, top + 3, left + 9, bottom - 3), fill=self.colour_of(seat))
-            if view.to_move == seat:
+            if to_move == seat:
                 draw.rectangle(
                     (left + 3, top + 3, right - 3, bottom - 3), outline=theme.last, width=3
                 )
@@ -261,7 +263,7 @@ class _Painter:
                 self.image.paste(back, (x, top + 44), back)
                 x += 15
             draw.text((x + 4, top + 48), str(count), fill=theme.muted, font=small)
-            if view.to_move == seat and table.turn_seconds is not None:
+            if to_move == seat and table.turn_seconds is not None:
                 seconds = max(0, round(table.turn_seconds))
                 clock = f"{seconds // 60}:{seconds % 60:02d}"
                 draw.text((right - 12, top + 48), clock, fill=theme.last, font=small, anchor="ra")

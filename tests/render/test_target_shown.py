@@ -142,3 +142,14 @@ def test_the_rooms_text_says_the_goal_too() -> None:
     game = hand_of("partnership", 4, moves=3)
     assert "(a 100: pierde quien llega)." in score_text("es", game, NAMES)
     assert "To 100: whoever reaches it loses" in describe_table(view_of(game), NAMES, "en")
+
+
+def test_while_a_team_chooses_nobody_s_turn_is_shown() -> None:
+    """The seat dealt the opening is not to move yet: no frame and no turn clock on it."""
+    game = hand_of("partnership", 4, moves=0)
+    with drawn_texts() as texts:
+        draw_board(view_of(game), Table(NAMES, turn_seconds=90))
+    assert "1:30" in texts
+    with drawn_texts() as texts:
+        draw_board(view_of(game), Table(NAMES, turn_seconds=90, notice="Team Ana / Carla"))
+    assert "1:30" not in texts
