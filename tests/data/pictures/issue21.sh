@@ -1,0 +1,22 @@
+#!/bin/bash
+# The before/after pictures of issue 21: tests/data/pictures/issue21.sh /tmp/before docs/pictures/before
+# (records made by issue21_records.py; the timer pictures by issue21_timer.py, as the bot posts them)
+# usage: render_all.sh CODE_DIR OUT_DIR   (records from /work/main/tests/data/pictures)
+set -e
+CODE=$1; OUT=$2; R=/work/main/tests/data/pictures; PY=/work/main/.venv/bin/python
+mkdir -p $OUT
+cd $CODE
+export PYTHONPATH=$CODE
+r() { $PY -m render $R/$1.json --out $OUT/$2.png "${@:3}" >/dev/null; echo $OUT/$2.png; }
+r fives-flanks fives-flanks-move4 --move 4
+r fives-flanks fives-flanks-end
+r fido12-doubles fido12-doubles-end
+r draw9-long draw9-long-end --lang en
+r draw12-60 draw12-60-end
+r computers4 computers4-move12 --move 12
+r computers4 computers4-end
+r mexican8 mexican8-move24 --move 24
+r mexican8 mexican8-end
+t() { $PY /work/main/tests/data/pictures/issue21_timer.py $R/$1.json $OUT/$2.png $3; echo $OUT/$2.png; }
+t computers4 computers4-timer 13
+t draw12-60 draw12-60-timer 32
