@@ -72,7 +72,10 @@ async def _run(settings: Settings) -> int:
             name,
             settings.console_language,
         )
-        await console.run(stdin_lines())
+        stop = asyncio.Event()  # Ctrl-C (or SIGTERM): the room ends at once, saved
+        for signal in (SIGINT, SIGTERM):
+            asyncio.get_running_loop().add_signal_handler(signal, stop.set)
+        await console.run(stdin_lines(), stop)
     finally:
         await store.close()
     return 0

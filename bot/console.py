@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import sys
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
@@ -27,6 +29,9 @@ from lang import language, tr
 
 PLACE_ID = ("console", "local", "mesa")
 PROMPT = "› "  # printed when the room waits for the next line
+# a line that is a move by itself: "6-3", "6–3", "6-3 on 6-6", "6-3 en 6-6 left" (any dash:
+# the dispatch reads them all as "-")
+BARE_MOVE = re.compile(r"^\d{1,2}[-‐‑‒–—―−﹘﹣－]\d{1,2}(\s|$)")
 
 
 class Console:
@@ -49,7 +54,10 @@ class Console:
         self.out.write(text + "\n")
         self.out.flush()
 
-    async def run(self, lines: AsyncIterator[str]) -> None:
+    async def run(self, lines: AsyncIterator[str], stop: asyncio.Event | None = None) -> None:
+        """Read and answer lines until /quit, the end of the input or ``stop`` (Ctrl-C:
+        at once, not at the next line)."""
+        stop = stop or asyncio.Event()
         self.pictures.mkdir(mode=0o700, parents=True, exist_ok=True)
         for picture in self.pictures.iterdir():  # as an older version left them
             picture.chmod(0o600)
@@ -63,20 +71,35 @@ class Console:
         )
         self.out.write(PROMPT)
         self.out.flush()
+        stopping = asyncio.create_task(stop.wait())
         try:
-            async for line in lines:
-                if not await self.line(line.strip()):
+            while not stop.is_set():
+                reading = asyncio.ensure_future(anext(lines, None))
+                await asyncio.wait((reading, stopping), return_when=asyncio.FIRST_COMPLETED)
+                if not reading.done():
+                    reading.cancel()
+                    await asyncio.gather(reading, return_exceptions=True)
+                    self.print()
+                    break
+                line = reading.result()
+                if line is None or not await self.line(line.strip()):
                     break
                 self.out.write(PROMPT)
                 self.out.flush()
         finally:
+            stopping.cancel()
             timers.cancel()
+            aclose = getattr(lines, "aclose", None)
+            if aclose is not None:
+                await aclose()
         self.print(tr(self.lang, "Bye. The game is saved; make run resumes it."))
 
     async def line(self, text: str) -> bool:
         """Handle one typed line; False to quit."""
         if not text:
             return True
+        if BARE_MOVE.match(text):  # "6-3" or "6-3 on 6-6" alone is a play
+            text = "/play " + text
         if not text.startswith("/"):
             self.print(tr(self.lang, "Commands start with /. Try /help."))
             return True
@@ -94,6 +117,11 @@ class Console:
         person = Person(self.name.lower(), self.name, self.lang, admin=True)
         command = Command(self.place, person, action, args)
         await self.deliver(self.place, await self.service.handle(command))
+        if action == "settings" and len(args) == 2 and args[0].lower() == "language":
+            chosen = args[1].lower()  # the room's new language is the console's own
+            if language(chosen) == chosen:
+                self.lang = chosen
+                self.place = replace(self.place, locale=chosen)
         if action == "help":
             self._commands()
         return True
@@ -116,10 +144,13 @@ class Console:
             if isinstance(effect, Board):
                 path = self.pictures / "board.png"
                 _write_private(path, await board_png(effect))
-                described = describe_table(effect.view, effect.table.names, effect.table.lang)
-                if effect.text and effect.text != described:  # /board's text is the table
+                if effect.repost:  # /board: its text is the table in words, once
                     self.print(effect.text)
-                self.print(described)
+                else:
+                    described = describe_table(effect.view, effect.table.names, effect.table.lang)
+                    if effect.text and effect.text != described:
+                        self.print(effect.text)
+                    self.print(described)
                 self.print(tr(self.lang, "Board picture: {path}", path=path))
                 self._buttons(effect.buttons)
             elif isinstance(effect, Hand):
@@ -168,9 +199,35 @@ def _safe(name: str) -> str:
 
 
 async def stdin_lines() -> AsyncIterator[str]:
+    """The lines typed, read as they come without a thread blocked in ``readline`` (which
+    would keep the program from ending on Ctrl-C until Enter)."""
     loop = asyncio.get_running_loop()
-    while True:
-        line = await loop.run_in_executor(None, sys.stdin.readline)
-        if not line:
-            return
-        yield line
+    fd = sys.stdin.fileno()
+    chunks: asyncio.Queue[bytes] = asyncio.Queue()
+
+    def readable() -> None:
+        chunk = os.read(fd, 65536)
+        if not chunk:  # the end: read no more
+            loop.remove_reader(fd)
+        chunks.put_nowait(chunk)
+
+    try:
+        loop.add_reader(fd, readable)
+    except (OSError, ValueError, NotImplementedError):  # a regular file: never blocks long
+        while line := await loop.run_in_executor(None, sys.stdin.readline):
+            yield line
+        return
+    pending = b""
+    try:
+        while True:
+            chunk = await chunks.get()
+            if not chunk:
+                if pending:
+                    yield pending.decode(errors="replace")
+                return
+            pending += chunk
+            while b"\n" in pending:
+                line, pending = pending.split(b"\n", 1)
+                yield line.decode(errors="replace") + "\n"
+    finally:
+        loop.remove_reader(fd)

@@ -21,6 +21,8 @@ ALIASES = {
     "comprar": "draw", "mitad": "half", "metade": "half", "costado": "flank", "flanco": "flank",
     "llenar": "fill", "preencher": "fill",
 }  # fmt: skip
+# Dashes people type between a tile's numbers ("6–3" from a phone's keyboard), read as "-".
+DASHES = str.maketrans(dict.fromkeys("‐‑‒–—―−﹘﹣－", "-"))
 # The refusal to a person who may not use a command, by who may.
 DENIED = {
     Who.SEATED: texts.NOT_SEATED,
@@ -32,7 +34,7 @@ DENIED = {
 async def dispatch(session: Session) -> None:
     """Run the command's handler, or refuse it (raises :class:`Refusal`)."""
     command = session.command
-    args = tuple(ALIASES.get(a.lower(), a) for a in command.args)
+    args = tuple(ALIASES.get(a.lower(), a) for a in map(plain_dashes, command.args))
     if args != command.args:
         command = session.command = replace(command, args=args)
     action = command.action
@@ -59,6 +61,11 @@ async def dispatch(session: Session) -> None:
     if not allowed(session, spec.who):
         raise Refusal(spec.denied or DENIED[spec.who])
     await spec.handler(session)
+
+
+def plain_dashes(text: str) -> str:
+    """``text`` with every typographic dash as "-" (how moves are written)."""
+    return text.translate(DASHES)
 
 
 def allowed(session: Session, who: Who) -> bool:
