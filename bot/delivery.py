@@ -3,13 +3,17 @@
 - Each room's effects go out in order, in the background (bot/outbox.py): one worker per
   room, and on a platform that wants it one per person for what is private to them (a
   group whose minute is full does not hold up a player's hand). A board followed by a
-  newer board of the same game is dropped, so a run of computer moves costs one edit.
+  newer board of the same game is dropped, so a run of computer moves costs one edit; the
+  moves it told go with the newer board (:func:`hand_on`), so none goes untold. A board
+  that ends a hand is never dropped.
 - "Ana, your turn" is folded into the board when Ana's hand reaches her privately
   (bot/turn_calls.py).
 - The board is one message per game, edited in place, and posted anew at the bottom of the
   room when newer messages have buried it or when someone asked for it (``repost``). Where
   it is, is the service's to remember (``board_post``), so a restarted bot edits the same
-  one; which move it shows too (``board_shown``), so a restart shows a newer one.
+  one; which move it shows too (``board_shown``), so a restart shows a newer one. The
+  board that ends a hand (every hand shown, the sheet) stays as that hand's picture: the
+  next board is a new message (the post is remembered as :data:`RELEASED`).
 - A person whose private messages are closed is told once per game, in the room, how to
   open them (Telegram: open the chat with the bot; Discord: press "My hand").
 - A call that meets a rate limit or a network error is tried again (:func:`retry`), each
@@ -27,7 +31,7 @@ import asyncio
 import logging
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Generic, Protocol, TypeVar
 
 from bot import pictures
@@ -49,6 +53,9 @@ from bot.turn_calls import fold_turn_calls
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+# The message id remembered for a board that ended a hand: that message stays as it is
+# (the hand's picture) and the next board is posted anew, with nothing deleted.
+RELEASED = ""
 # What a platform keeps of the update that caused the effects (Discord's interaction, to
 # answer the person who acted), or nothing.
 Origin = TypeVar("Origin")
@@ -269,7 +276,7 @@ class Delivery(Generic[Origin]):
         self.depth = Depth(platform.buried, platform.numbered)
         self.told = Told()
         self._outbox: Outbox[Queued[Origin]] = Outbox(
-            self._send, lambda item: item.effect, platform.name
+            self._send, lambda item: item.effect, platform.name, _hand_on
         )
 
     def seen(self, key: str, message_id: str | int | None = None) -> None:
@@ -339,7 +346,7 @@ class Delivery(Generic[Origin]):
         png = await pictures.board_png(board)
         key = platform.room_key(place)
         post = await self.service.board_post(place)
-        if post is not None and post.game_id == board.game_id:
+        if post is not None and post.game_id == board.game_id and post.message_id != RELEASED:
             if not board.repost and not self.depth.buried(key, post.message_id):
                 if await platform.edit_board(place, post.message_id, board, png):
                     await self.service.board_shown(place, board.move_number)
@@ -356,4 +363,22 @@ class Delivery(Generic[Origin]):
     async def _after_board(self, place: Place, board: Board) -> None:
         if board.final:  # nobody is told anything more in this game
             self.told.forget_game(board.game_id)
+        if board.hand_end:  # it stays as the hand's picture: the next board is new
+            await self.service.keep_board_post(place, board.game_id, RELEASED, board.move_number)
         await self.platform.after_board(place, board)
+
+
+def hand_on(skipped: Board, newer: Board) -> Board:
+    """``newer`` telling also the moves of ``skipped``, a board of the same game that
+    will not be shown (its turn calls are stale: they go)."""
+    if not skipped.story:
+        return newer
+    story = (*skipped.story, *newer.story)
+    text = "\n".join([*skipped.story, newer.text]).strip()
+    return replace(newer, text=text, story=story)
+
+
+def _hand_on(skipped: Queued[Origin], newer: Queued[Origin]) -> Queued[Origin]:
+    if isinstance(skipped.effect, Board) and isinstance(newer.effect, Board):
+        return Queued(hand_on(skipped.effect, newer.effect), newer.origin)
+    return newer

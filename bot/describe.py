@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.keys import move_keys
-from engine.moves import MEXICAN, Move
+from engine.moves import MEXICAN, Action, Move
+from engine.outcome import CountScore
 from engine.rules import Rules
 from engine.views import View
 from lang import N_, tr
@@ -31,6 +32,146 @@ def move_words(lang: str, move: Move, names: Sequence[str]) -> str:
         side = tr(lang, "half") if move.side.value == "half" else tr(lang, "flank")
         return tr(lang, "{tile} on {on} ({side})", tile=move.tile, on=move.on, side=side)
     return tr(lang, "{tile} on {on}", tile=move.tile, on=move.on)
+
+
+# A move as the room is told it, with what it scored by the count (divisor games).
+Told = tuple[Move, CountScore | None]
+
+
+def story_lines(lang: str, told: Sequence[Told], names: Sequence[str]) -> list[str]:
+    """Every move of ``told`` in words, none left out: one line per turn (a seat's run of
+    moves: "Ana plays 10 tiles: 12-6, 6-0 ... on Ana's train.", "Beto draws 3 and
+    passes."), and after a play that scored by the count, "Ana +3, count 15."."""
+    lines: list[str] = []
+    start = 0
+    while start < len(told):
+        seat = told[start][0].seat
+        end = start
+        while end < len(told) and told[end][0].seat == seat:
+            end += 1
+        run = told[start:end]
+        name = names[seat] if seat < len(names) else str(seat)
+        lines.append(turn_line(lang, name, [m for m, _ in run], names))
+        for _move, score in run:
+            if score is not None:
+                lines.append(score_line(lang, names, score))
+        start = end
+    return lines
+
+
+def score_line(lang: str, names: Sequence[str], score: CountScore) -> str:
+    """ "Ana +3, count 15."."""
+    name = names[score.seat] if score.seat < len(names) else str(score.seat)
+    return tr(
+        lang, "{name} +{points}, count {count}.", name=name, points=score.points, count=score.count
+    )
+
+
+def turn_line(lang: str, name: str, moves: Sequence[Move], names: Sequence[str]) -> str:
+    """One seat's turn in one line, every tile it played named."""
+    plays = [m for m in moves if m.action is Action.PLAY]
+    draws = sum(1 for m in moves if m.action is Action.DRAW)
+    passed = any(m.action is Action.PASS for m in moves)
+    if not plays:
+        if draws and passed:
+            return tr(lang, "{name} draws {n} and passes.", name=name, n=draws)
+        if passed:
+            return tr(lang, "{name} passes.", name=name)
+        if draws == 1:
+            return tr(lang, "{name} draws.", name=name)
+        if draws:
+            return tr(lang, "{name} draws {n}.", name=name, n=draws)
+        return tr(lang, "{name} ends the turn.", name=name)
+    words = plays_words(lang, plays, names)
+    if len(plays) == 1:
+        if draws:
+            return tr(lang, "{name} draws {n} and plays {move}.", name=name, n=draws, move=words)
+        return tr(lang, "{name} plays {move}.", name=name, move=words)
+    if draws:
+        return tr(
+            lang,
+            "{name} draws {draws} and plays {n} tiles: {moves}.",
+            name=name,
+            draws=draws,
+            n=len(plays),
+            moves=words,
+        )
+    return tr(lang, "{name} plays {n} tiles: {moves}.", name=name, n=len(plays), moves=words)
+
+
+def plays_words(lang: str, plays: Sequence[Move], names: Sequence[str]) -> str:
+    """Plays in words, those in a row on one train said once: "12-6, 6-0, 0-0 on Ana's
+    train, 6-1 on the Mexican train"; on a line each as :func:`move_words` says it."""
+    parts: list[str] = []
+    start = 0
+    while start < len(plays):
+        train = plays[start].train
+        end = start + 1
+        if train is not None:
+            while end < len(plays) and plays[end].train == train:
+                end += 1
+        tiles = ", ".join(str(m.tile) for m in plays[start:end])
+        if train is None:
+            parts.append(move_words(lang, plays[start], names))
+        elif train == MEXICAN:
+            parts.append(tr(lang, "{tile} on the Mexican train", tile=tiles))
+        else:
+            owner = names[train] if train < len(names) else str(train)
+            parts.append(tr(lang, "{tile} on {name}'s train", tile=tiles, name=owner))
+        start = end
+    return ", ".join(parts)
+
+
+def seat_notes(lang: str, view: View) -> tuple[str, ...]:
+    """Per seat, what it did in its last turn of this hand when that was not only to
+    play ("passes", "draws 3", "+15"); "" for the seat to move and for nothing."""
+    notes = [""] * view.players
+    done: set[int] = set()
+    history = view.history
+    plays = [i for i, m in enumerate(history) if m.action is Action.PLAY]
+    last_play = plays[-1] if plays else -1
+    index = len(history)
+    while index > 0 and len(done) < view.players:
+        seat = history[index - 1].seat
+        start = index
+        while start > 0 and history[start - 1].seat == seat:
+            start -= 1
+        if seat not in done and 0 <= seat < view.players:
+            done.add(seat)
+            if seat != view.to_move:
+                last = start <= last_play < index
+                notes[seat] = turn_note(lang, view, history[start:index], last)
+        index = start
+    return tuple(notes)
+
+
+def turn_note(lang: str, view: View, moves: Sequence[Move], last_play: bool) -> str:
+    """A turn's note on its seat's panel (``last_play``: the turn holds the hand's last
+    play, whose score the count still shows)."""
+    draws = sum(1 for m in moves if m.action is Action.DRAW)
+    passed = any(m.action is Action.PASS for m in moves)
+    parts: list[str] = []
+    if draws and passed:
+        parts.append(tr(lang, "draws {n}, passes", n=draws))
+    elif passed:
+        parts.append(tr(lang, "passes"))
+    elif draws:
+        parts.append(tr(lang, "draws {n}", n=draws))
+    score = view.last_score
+    if last_play and score is not None and score.seat == moves[0].seat:
+        parts.append(f"+{score.points}")
+    return " · ".join(parts)
+
+
+def scored_words(lang: str, view: View, names: Sequence[str]) -> str:
+    """What the last play scored by the count: "Ana +3 · count 15"; "" if nothing."""
+    score = view.last_score
+    if score is None:
+        return ""
+    name = names[score.seat] if score.seat < len(names) else str(score.seat)
+    return tr(
+        lang, "{name} +{points} · count {count}", name=name, points=score.points, count=score.count
+    )
 
 
 def describe_table(view: View, names: Sequence[str], lang: str) -> str:

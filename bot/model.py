@@ -66,6 +66,11 @@ class Table:
     theme: str = "classic"
     numerals: bool = False  # numbers as numerals on every set, not pips
     notice: str = ""  # what the table waits for: "Team Ana / Carla chooses who opens (20 s)"
+    # per seat, a small tag drawn apart from the name: a computer's strength ("difícil")
+    tags: tuple[str, ...] = ()
+    # per seat, what it did in its last turn besides playing: "pasa", "roba 3", "+15"
+    notes: tuple[str, ...] = ()
+    scored: str = ""  # what the last play scored by the count: "Ana +3 · cuenta 15"
 
 
 @dataclass(frozen=True)
@@ -147,6 +152,12 @@ class Board:
     buttons: tuple[Button, ...] = ()
     final: bool = False  # the game is over: this board stays as its summary
     repost: bool = False  # asked for (/board): posted anew at the bottom of the room
+    # the hand is over (every hand shown, the sheet): this board stays as the hand's
+    # picture; never skipped for a newer board, and the next board is a new message
+    hand_end: bool = False
+    # the move lines of ``text`` (what was played since the last board): a board skipped
+    # for a newer one hands them on, so no move goes untold
+    story: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -2,10 +2,12 @@
 or rate-limited room never holds up another. A room can have lanes besides its own (one
 per person, for their private messages), each with its worker: a group whose minute is
 full does not hold up a player's hand. A board followed by a newer board of the
-same game is skipped, so a run of computer moves costs one edit; so is a private hand
-followed by a newer one of the same person and game (under a 429 a stale hand would
-otherwise arrive late, with buttons that no longer play). Shared by the platform
-adapters; each says how one effect is sent."""
+same game is skipped, so a run of computer moves costs one edit: the moves it told are
+handed on to the newer board (``merge``), never dropped; a board that ends a hand is
+never skipped (it stays as the hand's picture). So is a private hand followed by a newer
+one of the same person and game (under a 429 a stale hand would otherwise arrive late,
+with buttons that no longer play). Shared by the platform adapters; each says how one
+effect is sent."""
 
 from __future__ import annotations
 
@@ -31,10 +33,13 @@ class Outbox(Generic[T]):
         send: Callable[[Place, T], Awaitable[None]],
         effect_of: Callable[[T], Effect],
         platform: str,
+        merge: Callable[[T, T], T] | None = None,
     ) -> None:
         self._send = send
         self._effect_of = effect_of
         self._platform = platform
+        # a skipped board handed on to the newer one: merge(skipped, newer) goes instead
+        self._merge = merge
         self._queues: dict[Lane, deque[tuple[Place, T]]] = {}
         self._workers: dict[Lane, asyncio.Task[None]] = {}
 
@@ -61,6 +66,7 @@ class Outbox(Generic[T]):
             effect = self._effect_of(item)
             if self._superseded(effect, queue):
                 tries = 0
+                self._hand_on(item, queue)
                 continue  # a newer board or hand of this game follows: it goes instead
             try:
                 await self._send(place, item)
@@ -81,11 +87,25 @@ class Outbox(Generic[T]):
         del self._queues[key]
         del self._workers[key]
 
+    def _hand_on(self, item: T, queue: deque[tuple[Place, T]]) -> None:
+        """A skipped board's moves go to the next board of its game in the queue."""
+        effect = self._effect_of(item)
+        if self._merge is None or not isinstance(effect, Board):
+            return
+        for index, (place, other) in enumerate(queue):
+            later = self._effect_of(other)
+            if isinstance(later, Board) and later.game_id == effect.game_id:
+                queue[index] = (place, self._merge(item, other))
+                return
+
     def _superseded(self, effect: Effect, queue: deque[tuple[Place, T]]) -> bool:
         """A newer board of the same game is queued behind ``effect`` (one edit for
         both), or a newer hand of the same person and game (a stale hand, with buttons
-        that no longer play, is not worth a message)."""
+        that no longer play, is not worth a message). A board that ends a hand (or the
+        game) is never skipped: it stays in the room as that hand's picture."""
         if isinstance(effect, Board):
+            if effect.hand_end or effect.final:
+                return False
             return any(
                 isinstance(later := self._effect_of(other), Board)
                 and later.game_id == effect.game_id

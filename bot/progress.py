@@ -10,13 +10,16 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot import opening, standings, texts
-from bot.describe import move_words
+from bot.describe import Told, story_lines
 from bot.model import Say, TurnCall
 from bot.saving import save
 from bot.session import SYSTEM, Loaded, Refusal, Session
 from bot.showing import board_after, hand_for, name_of, names_of, person_of
+from engine.game import Game
 from engine.limit import stop_at_limit
-from engine.moves import Move
+from engine.line import LineHand
+from engine.moves import Action, Move
+from engine.outcome import CountScore
 from engine.players import make_player
 from engine.views import view_of
 from lang import tr
@@ -30,7 +33,6 @@ NEXT_PAUSE_SECONDS = 3  # "next" deals no sooner than this after a hand ends
 # are, whatever its target: nothing runs forever (docs/bot.md).
 MAX_HANDS = 100
 WARNING_SHARE = 3  # the warning comes when a third of the turn is left
-SHOWN_MOVES = 6  # the board's caption says the last this many moves
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +54,9 @@ async def progress(
         await close(session, loaded, texts.NOBODY_LEFT)
         return
     made = list(made or [])
+    # every move the room is told, with what it scored (the one made before: now)
+    told: list[Told] = [(m, None) for m in made[:-1]]
+    told += [(m, score_of(game, m)) for m in made[-1:]]
     # the winning team choosing who opens (next_opener = choose): nobody plays meanwhile
     choosing = game.hand is not None and opening.hold(session, loaded, fresh_hand)
     while game.hand is not None and not choosing:
@@ -59,6 +64,7 @@ async def progress(
         if forced is not None:
             game.apply(forced)
             made.append(forced)
+            told.append((forced, score_of(game, forced)))
             continue
         seat = game.to_move
         assert seat is not None
@@ -67,6 +73,7 @@ async def progress(
         move = await computer_move(loaded, seat)
         game.apply(move)
         made.append(move)
+        told.append((move, score_of(game, move)))
     hand_over = game.hand is None
     tied_at_limit = False
     if hand_over and game.outcome is None and view_of(game).hand_number >= MAX_HANDS:
@@ -83,9 +90,8 @@ async def progress(
     await save(session, loaded, status=new_status, timers=plan)
     lang = session.lang
     names = names_of(loaded, lang)
-    said = [texts.move_line(lang, names[m.seat], move_words(lang, m, names), m) for m in made]
-    caption = "\n".join(said[-SHOWN_MOVES:])
-    board = board_after(session, loaded, caption, game_over or tied_at_limit)
+    # every move told, none dropped: one line per turn, and each score by the count
+    board = board_after(session, loaded, story_lines(lang, told, names), game_over or tied_at_limit)
     session.effects.append(opening.noticed(session, loaded, board))
     if hand_over:
         result = game.logs[-1].result
@@ -119,6 +125,15 @@ async def progress(
             seconds=turn_seconds(session, loaded),
         )
         session.effects.append(TurnCall(text, mention=(person_of(info),), game_id=loaded.row.id))
+
+
+def score_of(game: Game, move: Move) -> CountScore | None:
+    """What ``move``, just made, scored by the count (divisor games), as the engine says."""
+    if move.action is not Action.PLAY or not game.logs:
+        return None
+    state = game.logs[-1].state
+    score = state.last_score() if isinstance(state, LineHand) else None
+    return score if score is not None and score.seat == move.seat else None
 
 
 async def computer_move(loaded: Loaded, seat: int, strength: str | None = None) -> Move:

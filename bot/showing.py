@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot import house_rules, texts
-from bot.describe import describe_hand, describe_table, move_words
+from bot.describe import describe_hand, describe_table, move_words, scored_words, seat_notes
 from bot.model import Board, Button, Hand, Lobby, Person, Table
 from bot.names import clean_name
 from bot.seats import Seat
@@ -25,6 +25,19 @@ def name_of(seat: Seat, index: int, lang: str) -> str:
     if seat.bot:
         return tr(lang, "Computer {n} ({strength})", n=index + 1, strength=tr(lang, seat.bot))
     return tr(lang, "Seat {n}", n=index + 1)
+
+
+def table_name(seat: Seat, index: int, lang: str) -> str:
+    """How seat ``index`` is called on a picture: as :func:`name_of` says it, without a
+    computer's strength (its tag, :func:`seat_tag`): "Computer 2"."""
+    if seat.bot and not seat.name:
+        return tr(lang, "Computer {n}", n=index + 1)
+    return name_of(seat, index, lang)
+
+
+def seat_tag(seat: Seat, lang: str) -> str:
+    """A computer's strength in words ("hard"), drawn beside its name; "" for people."""
+    return tr(lang, seat.bot) if seat.bot else ""
 
 
 def names_of(loaded: Loaded, lang: str) -> tuple[str, ...]:
@@ -56,13 +69,24 @@ def table_of(session: Session, loaded: Loaded, lang: str | None = None) -> Table
     due = loaded.meta.get("turn_due")
     turn = max(0.0, due - now) if due is not None else None
     settings = session.room.settings
+    count = game.players if game is not None else len(loaded.seats)
+    seats = loaded.seats[:count]
+    notes: tuple[str, ...] = ()
+    scored = ""
+    if game is not None and game.logs:
+        view = view_of(game)
+        notes = seat_notes(lang, view)
+        scored = scored_words(lang, view, names_of(loaded, lang))
     return Table(
-        names_of(loaded, lang),
+        tuple(table_name(s, i, lang) for i, s in enumerate(seats)),
         turn_seconds=turn,
         clock_seconds=clock,
         lang=lang,
         theme=settings.get("theme", "classic"),
         numerals=bool(settings.get("numerals", False)),
+        tags=tuple(seat_tag(s, lang) for s in seats),
+        notes=notes,
+        scored=scored,
     )
 
 
@@ -81,8 +105,8 @@ def board_buttons(session: Session, loaded: Loaded) -> tuple[Button, ...]:
     return (Button(tr(lang, "Next hand"), "next", game_id, game.ply),)
 
 
-def board_after(session: Session, loaded: Loaded, caption: str, final: bool) -> Board:
-    """The room's board after moves, with ``caption`` (what was just played)."""
+def board_after(session: Session, loaded: Loaded, story: Sequence[str], final: bool) -> Board:
+    """The room's board after moves, told with ``story`` (every move just made)."""
     game = loaded.game
     assert game is not None
     return Board(
@@ -90,9 +114,11 @@ def board_after(session: Session, loaded: Loaded, caption: str, final: bool) -> 
         game.ply,
         view_of(game),
         table_of(session, loaded),
-        caption,
+        "\n".join(story),
         board_buttons(session, loaded),
         final=final,
+        hand_end=game.hand is None,
+        story=tuple(story),
     )
 
 
@@ -111,6 +137,7 @@ def board_as_it_is(session: Session, loaded: Loaded, repost: bool = False) -> Bo
         board_buttons(session, loaded),
         final=game.outcome is not None,
         repost=repost,
+        hand_end=game.hand is None,
     )
 
 
