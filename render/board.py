@@ -18,6 +18,7 @@ from render.faces import tile_back, tile_face
 from render.fonts import fit_text, font
 from render.geometry import Box, PlacedTile
 from render.line_layout import Link, layout_line
+from render.names import short_names
 from render.scene import Scene, scene_layout
 from render.sheets import draw_score_sheet
 from render.theme import RGB, Theme, theme_named
@@ -26,6 +27,8 @@ from render.words import goal_text, numbers_hands, word
 
 UNSATISFIED = (230, 40, 40)
 NOTICE_ROOM = 60  # pixels of table a notice needs to stand in its middle
+PANEL_NAME_SIZE = 22
+PANEL_SCORE_GAP = 14  # pixels at least between a panel's name and its score
 
 
 class TableLike(Protocol):
@@ -48,6 +51,12 @@ class TableLike(Protocol):
 
     # Optional: ``notice: str``, what the table waits for ("Team Ana / Carla chooses who
     # opens (20 s)"), drawn across the table when present (see :func:`notice_of`).
+    # Optional too (read by :func:`tags_of`, :func:`notes_of`, :func:`scored_of`):
+    # ``tags: tuple[str, ...]``, per seat a small tag apart from the name (a computer's
+    # strength, "difícil"; "" for people); ``notes: tuple[str, ...]``, per seat what it
+    # did since its last turn ("pasa", "roba 3", "+15"; "" for nothing), drawn in its own
+    # place on the seat's panel; ``scored: str``, what the last play scored in words
+    # ("Ana +3 · cuenta 15"), shown in the line of facts.
 
 
 @dataclass(frozen=True)
@@ -61,6 +70,9 @@ class Table:
     theme: str = "classic"
     numerals: bool = False
     notice: str = ""
+    tags: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    scored: str = ""
 
     def name(self, seat: int) -> str:
         return seat_name(self, seat)
@@ -70,6 +82,30 @@ def notice_of(table: TableLike) -> str:
     """What the table waits for, if the table says (an optional field of a table)."""
     notice = getattr(table, "notice", "")
     return notice if isinstance(notice, str) else ""
+
+
+def _per_seat(table: TableLike, field: str, seat: int) -> str:
+    values = getattr(table, field, ())
+    if isinstance(values, (tuple, list)) and 0 <= seat < len(values):
+        value = values[seat]
+        return value if isinstance(value, str) else ""
+    return ""
+
+
+def tags_of(table: TableLike, seat: int) -> str:
+    """The small tag beside a seat's name (a computer's strength), "" if none."""
+    return _per_seat(table, "tags", seat)
+
+
+def notes_of(table: TableLike, seat: int) -> str:
+    """What the seat did since its last turn ("pasa", "roba 3", "+15"), "" if nothing."""
+    return _per_seat(table, "notes", seat)
+
+
+def scored_of(table: TableLike) -> str:
+    """What the last play scored, in words, if the table says."""
+    scored = getattr(table, "scored", "")
+    return scored if isinstance(scored, str) else ""
 
 
 def seat_name(table: TableLike, seat: int) -> str:
@@ -224,7 +260,11 @@ class _Painter:
             draw.rounded_rectangle(
                 (left, top, right, bottom), radius=6, fill=theme.panel, outline=colour, width=2
             )
-            text = fit_text(draw, text, label_font, right - left - 8)
+            if spot.owner is None:
+                text = fit_text(draw, text, label_font, right - left - 8)
+            else:  # a short form that still tells the trains apart
+                names = tuple(self.name(s) for s in range(self.view.players))
+                text = short_names(names, right - left - 8, label_font)[spot.owner]
             centre = ((left + right) / 2, (top + bottom) / 2)
             draw.text(centre, text, fill=colour, font=label_font, anchor="mm")
             if spot.marked:
@@ -235,9 +275,25 @@ class _Painter:
                 (left - 5, top - 5, right + 5, bottom + 5), radius=8, outline=UNSATISFIED, width=4
             )
 
+    @cached_property
+    def short_names(self) -> tuple[str, ...]:
+        """The names as the panels draw them: whole, or short forms that still tell the
+        seats apart (render/names.py)."""
+        names = tuple(self.name(s) for s in range(self.view.players))
+        if not self.scene.panels:
+            return names
+        face = font(PANEL_NAME_SIZE)
+        widest = max((self.draw.textlength(str(s), font=face) for s in self.view.scores), default=0)
+        width = self.scene.panels[0].w - 28 - widest - PANEL_SCORE_GAP
+        return short_names(names, width, face)
+
     def panels(self) -> None:
+        """Each seat's panel, every fact in its own place: the name and the score on the
+        first row; the tiles held (backs and their number) on the second; on the third
+        the computer's strength as a small tag and what the seat did since its turn
+        ("pasa", "roba 3") at the left, and "to play" with the timer at the right."""
         view, table, theme, draw = self.view, self.table, self.theme, self.draw
-        name_font, small = font(22), font(17)
+        name_font, small, tag_font = font(PANEL_NAME_SIZE), font(17), font(14)
         back = tile_back(12, True, theme)
         # while the table waits (a team choosing who opens) nobody's turn is framed
         to_move = None if notice_of(table) else view.to_move
@@ -249,24 +305,59 @@ class _Painter:
                 draw.rectangle(
                     (left + 3, top + 3, right - 3, bottom - 3), outline=theme.last, width=3
                 )
-            name = fit_text(draw, self.name(seat), name_font, right - left - 110)
-            draw.text((left + 16, top + 10), name, fill=theme.ink, font=name_font)
+            inner_left, inner_right = left + 16, right - 12
+            # first row: the name (whole or its short form) and the score
+            name = self.short_names[seat] if seat < len(self.short_names) else self.name(seat)
+            draw.text((inner_left, top + 10), name, fill=theme.ink, font=name_font)
             side = view.rules.side_of(seat)
             if side < len(view.scores):
                 score = str(view.scores[side])
-                draw.text(
-                    (right - 12, top + 10), score, fill=theme.ink, font=name_font, anchor="ra"
-                )
+                at = (inner_right, top + 10)
+                draw.text(at, score, fill=theme.ink, font=name_font, anchor="ra")
+            # second row: the tiles held, as backs and their number after them
             count = view.tile_counts[seat] if seat < len(view.tile_counts) else 0
-            x = left + 16
-            for _ in range(min(count, max(0, int((right - left - 80) // 15)))):
-                self.image.paste(back, (x, top + 44), back)
+            number = str(count)
+            room = inner_right - inner_left - draw.textlength(number, font=small) - 8
+            x = inner_left
+            for _ in range(min(count, max(0, int(room // 15)))):
+                self.image.paste(back, (x, top + 40), back)
                 x += 15
-            draw.text((x + 4, top + 48), str(count), fill=theme.muted, font=small)
-            if to_move == seat and table.turn_seconds is not None:
-                seconds = max(0, round(table.turn_seconds))
-                clock = f"{seconds // 60}:{seconds % 60:02d}"
-                draw.text((right - 12, top + 48), clock, fill=theme.last, font=small, anchor="ra")
+            draw.text((x + 4, top + 52), number, fill=theme.muted, font=small, anchor="lm")
+            # third row: the tag and the note at the left, to play and the timer at the right
+            row = top + 80
+            right_end: float = inner_right
+            if to_move == seat:
+                # the clock at the right, "to play" before it where the panel has room
+                if table.turn_seconds is not None:
+                    seconds = max(0, round(table.turn_seconds))
+                    clock = f"{seconds // 60}:{seconds % 60:02d}"
+                    draw.text((right_end, row), clock, fill=theme.last, font=small, anchor="rm")
+                    right_end -= draw.textlength(clock, font=small) + 8
+                turn = word("to_move", table.lang)
+                if draw.textlength(turn, font=small) <= (right_end - inner_left) / 2:
+                    draw.text((right_end, row), turn, fill=theme.last, font=small, anchor="rm")
+                    right_end -= draw.textlength(turn, font=small) + 10
+                else:  # a narrow panel: the frame says whose turn
+                    right_end -= 2
+            at_left: float = inner_left
+            tag = tags_of(table, seat)
+            if tag:
+                tag = fit_text(draw, tag, tag_font, max(0, right_end - at_left - 10))
+                if tag and tag != "…":
+                    w = draw.textlength(tag, font=tag_font)
+                    draw.rounded_rectangle(
+                        (at_left, row - 10, at_left + w + 10, row + 10),
+                        radius=6,
+                        outline=theme.muted,
+                        width=1,
+                    )
+                    draw.text((at_left + 5, row), tag, fill=theme.muted, font=tag_font, anchor="lm")
+                    at_left += w + 18
+            note = notes_of(table, seat)
+            if note:
+                note = fit_text(draw, note, small, max(0, right_end - at_left))
+                if note and note != "…":
+                    draw.text((at_left, row), note, fill=theme.ink, font=small, anchor="lm")
 
     def info(self) -> None:
         view, lang = self.view, self.table.lang
@@ -283,7 +374,10 @@ class _Painter:
                 parts.append(goal)  # "to 100: whoever reaches it loses"
         if view.rules.has_boneyard or view.trains:
             parts.append(f"{word('boneyard', lang)}: {view.boneyard}")
-        if view.count is not None and view.placements:
+        told = scored_of(self.table)  # the bot's words for the last score ("Ana +3 · ...")
+        if told:
+            parts.append(told)
+        elif view.count is not None and view.placements:
             text = f"{word('count', lang)}: {view.count}"
             scored = view.last_score
             if scored is not None:
@@ -335,7 +429,8 @@ class _Painter:
         pips = self.view.result.pips if self.view.result is not None else ()
         for row in self.scene.reveal:
             left, top, _, bottom = row.label.scaled(1)
-            name = fit_text(self.draw, self.name(row.seat), face, 130)
+            names = tuple(self.name(s) for s in range(self.view.players))
+            name = short_names(names, 130, face)[row.seat]
             points = f"  {pips[row.seat]}" if row.seat < len(pips) else ""
             self.draw.text(
                 (left, (top + bottom) / 2),

@@ -12,7 +12,7 @@ from engine.tiles import Tile
 from render.geometry import Box
 
 WIDTH = 960  # pixels: sharp on a desktop, and a tile's pips still tell apart at 400
-PANEL_HEIGHT = 78
+PANEL_HEIGHT = 96  # three rows: name and score; tiles held; tag, note, turn and timer
 INFO_HEIGHT = 44
 PANELS_PER_ROW = 4
 HAND_UNIT = 60  # a hand's tiles are bigger than the table's: they are read closely

@@ -12,10 +12,12 @@ from PIL import Image, ImageDraw
 from engine.views import View
 from render.fonts import fit_text, font
 from render.geometry import Box
+from render.names import short_names
 from render.theme import Theme, theme_named
 from render.words import goal_text, word
 
 ROW = 40
+_MEASURE = ImageDraw.Draw(Image.new("L", (1, 1)))
 TITLE = 52
 PAD = 16
 
@@ -94,13 +96,27 @@ def _mix(a: tuple[int, int, int], b: tuple[int, int, int]) -> tuple[int, int, in
     )
 
 
-def side_names(view: View, names: Sequence[str]) -> list[str]:
-    """Column names of the score sheet: the teams' two names, or each seat's."""
+SEPARATOR = " / "
 
-    def name(seat: int) -> str:
-        return names[seat] if seat < len(names) else str(seat + 1)
 
-    return [" / ".join(map(name, seats)) for seats in view.rules.side_seats(view.players)]
+def side_names(view: View, names: Sequence[str], width: float | None = None) -> list[str]:
+    """Column names of the score sheet: the teams' two names, or each seat's; with
+    ``width`` (pixels of a column's text), names too wide for it are shortened so that
+    the seats stay distinguishable (render/names.py), never "Computador…" for all."""
+    whole = [names[s] if s < len(names) else str(s + 1) for s in range(view.players)]
+    sides = view.rules.side_seats(view.players)
+    shown = whole
+    if width is not None:
+        face = font(20, bold=True)
+        members = max(len(seats) for seats in sides) if sides else 1
+        room = (width - _MEASURE.textlength(SEPARATOR, font=face) * (members - 1)) / members
+        fits = all(
+            _MEASURE.textlength(SEPARATOR.join(whole[s] for s in seats), font=face) <= width
+            for seats in sides
+        )
+        if not fits:
+            shown = list(short_names(whole, room, face))
+    return [SEPARATOR.join(shown[s] for s in seats) for seats in sides]
 
 
 def draw_score_sheet(
@@ -109,7 +125,8 @@ def draw_score_sheet(
     """The latest finished hands' points by side, numbered in the whole game, and the
     totals, from a view's sheet."""
     theme = theme_named(theme_name)
-    sides = side_names(view, names)
+    columns = grid([1.2] + [1.0] * len(view.rules.side_seats(view.players)), 1)
+    sides = side_names(view, names, columns.cells[0][-1].w - 12)
     kind = word("round", lang) if view.rules.family == "train" else word("hand", lang)
     first = view.sheet_first + 1
     rows = [[f"{kind} {first + i}", *(str(p) for p in row)] for i, row in enumerate(view.sheet)]

@@ -20,3 +20,5 @@ r mexican8 mexican8-end
 t() { $PY /work/main/tests/data/pictures/issue21_timer.py $R/$1.json $OUT/$2.png $3; echo $OUT/$2.png; }
 t computers4 computers4-timer 13
 t draw12-60 draw12-60-timer 32
+t computers4 computers4-bot-end 999
+echo "(the -bot- and -timer pictures: names without the strength and tags, as the bot passes them after issue 21)"
