@@ -27,12 +27,13 @@ import re
 import time
 from collections.abc import Awaitable, Callable, Collection
 from contextlib import suppress
+from functools import lru_cache
 from typing import Any, TypeVar
 
 import aiohttp
 import discord
 
-from bot import texts
+from bot import registry, texts
 from bot.delivery import Delivery, Pause, Platform, Posts, backoff, retry
 from bot.discord.components import buttons_view, hand_view
 from bot.model import Board, Effect, File, Hand, Lobby, Person, Picture, Place, Say, TurnCall
@@ -356,10 +357,23 @@ def _file(data: bytes, name: str) -> discord.File:
     return discord.File(io.BytesIO(data), name)
 
 
+@lru_cache(maxsize=1)
+def _commands() -> re.Pattern[str]:
+    """The registry's commands as the texts name them ("/new", "/play" ...)."""
+    names = sorted((spec.name for spec in registry.public()), key=len, reverse=True)
+    return re.compile(r"(?<![\w/])/(" + "|".join(map(re.escape, names)) + r")\b")
+
+
+def as_discord_spells(text: str) -> str:
+    """``text`` naming each command as Discord spells it: ``/domino new`` for ``/new``."""
+    return _commands().sub(r"/domino \1", text)
+
+
 def plain(text: str) -> str:
     """``text`` shown as written: its markdown and mentions escaped. The bot's texts use
     neither on purpose; what there is came from names people chose (``**Ana**``,
-    ``@everyone``, ``<@123>``)."""
+    ``@everyone``, ``<@123>``). Commands are named as Discord spells them."""
+    text = as_discord_spells(text)
     text = discord.utils.escape_mentions(discord.utils.escape_markdown(text))
     return _MARKUP.sub(r"\\<", text)
 
