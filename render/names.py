@@ -64,8 +64,12 @@ def _word_form(name: str, others: Sequence[str], width: float, face: ImageFont.F
         if i == 0:
             continue
         if all(len(o.split(" ")) <= i or o.split(" ")[i] != word for o in others if o != name):
-            rest = " " + word + (ELLIPSIS if i + 1 < len(words) else "")
-            return _cut_with_tail(" ".join(words[:i]), rest, width, face)
+            more = ELLIPSIS if i + 1 < len(words) else ""
+            for rest in (f" {word}{more}", f" {word}", word):  # tighter where it must
+                short = _cut_with_tail(" ".join(words[:i]), rest, width, face)
+                if short:
+                    return short
+            return ""
     return ""
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 
 from bot import texts
+from bot.handlers.lobby import DEFAULT_PRESET
 from bot.model import Picture, Say, Standing
 from bot.registry import PERIODS, handles
 from bot.session import Refusal, Session
-from bot.standings import family_of
+from bot.standings import leaderboard
 from engine.presets import preset_names
-from engine.rules import Rules
 from lang import tr
 from storage.stats import period_start
 
@@ -28,9 +28,9 @@ async def top(session: Session) -> None:
             period = arg
         else:
             raise Refusal(texts.BAD_PERIOD)
-    family = family_of(Rules.from_preset(preset)) if preset else None
     since = period_start(period, session.now)
-    found = await session.store.stats.leaderboard(session.community.id, preset, since, family)
+    room_preset = session.room.settings.get("preset", DEFAULT_PRESET)
+    found = await leaderboard(session.store, session.community.id, preset, since, room_preset)
     if not found:
         session.say(texts.NO_RESULTS)
         return
