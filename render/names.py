@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -107,4 +108,11 @@ def short_names(
 ) -> tuple[str, ...]:
     """Each of ``names`` whole if it fits in ``width_px`` pixels drawn in ``font``, else
     shortened so that seats stay distinguishable (see the module's description)."""
-    return tuple(short_name(n, names, width_px, font) for n in names)
+    return _short_names(tuple(names), float(width_px), font)
+
+
+@lru_cache(maxsize=256)  # a board asks again for every label; fonts are cached objects
+def _short_names(
+    names: tuple[str, ...], width: float, face: ImageFont.FreeTypeFont
+) -> tuple[str, ...]:
+    return tuple(short_name(n, names, width, face) for n in names)
