@@ -167,7 +167,7 @@ class Console:
                 self._buttons(effect.buttons)
             elif isinstance(effect, Picture):
                 self._only(effect.private)
-                self._saved("picture.png", await leaderboard_png(effect), effect.text)
+                self._saved("leaderboard.png", await leaderboard_png(effect), effect.text)
             elif isinstance(effect, File):
                 self._only(effect.private)
                 self._saved(effect.name, effect.data, effect.text)

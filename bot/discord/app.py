@@ -372,7 +372,7 @@ class DiscordBot:
                 )
             elif isinstance(effect, Picture):
                 png = await pictures.leaderboard_png(effect)
-                await self.delivery.ephemeral(interaction, effect.text, png)
+                await self.delivery.ephemeral(interaction, effect.text, png, "leaderboard.png")
             elif isinstance(effect, File):
                 await self.delivery.ephemeral(interaction, effect.text, effect.data, effect.name)
         await self.delivery.deliver(place, rest, interaction)

@@ -249,7 +249,7 @@ class DiscordPart(Platform[Interaction]):
     async def picture(
         self, place: Place, picture: Picture, png: bytes, origin: Interaction | None
     ) -> str | None:
-        return await self._attachment(place, picture.private, picture.text, png, "picture.png")
+        return await self._attachment(place, picture.private, picture.text, png, "leaderboard.png")
 
     async def file(self, place: Place, file: File, origin: Interaction | None) -> str | None:
         return await self._attachment(place, file.private, file.text, file.data, file.name)

@@ -24,7 +24,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Tele
 
 from bot import texts
 from bot.delivery import Delivery, Pause, Platform, Posts, backoff, retry
-from bot.model import Board, File, Hand, Person, Picture, Place, Say
+from bot.model import Board, File, Hand, Lobby, Person, Picture, Place, Say
 from bot.telegram.keyboards import hand_keyboard, keyboard
 from bot.telegram.places import PLATFORM, chat_of
 from lang import tr
@@ -35,6 +35,7 @@ T = TypeVar("T")
 BURIED = 15  # messages after the board that push it out of view: post it again
 CAPTION = 1024  # Telegram's limit on a photo's caption
 TEXT = 4096  # and on a message
+LEADERBOARD = "leaderboard.png"  # a Picture's file name: the leaderboard is the one there is
 TRIES = 6  # attempts at one call through 429s and network errors
 
 
@@ -60,6 +61,9 @@ class TelegramPlatform(Platform[None]):
     def __init__(self, bot: Bot, username: str) -> None:
         self.bot = bot
         self.username = username
+        # each room's lobby message: (game, message id), edited as seats fill; after a
+        # restart the next lobby of a game is posted anew
+        self._lobbies: dict[str, tuple[int, int]] = {}
 
     def room_key(self, place: Place) -> str:
         return str(chat_of(place)[0])
@@ -105,6 +109,48 @@ class TelegramPlatform(Platform[None]):
 
     async def room_text(self, place: Place, say: Say, origin: None) -> str | None:
         return await self._send_text(place, say.text, say.mention, keyboard(say.buttons))
+
+    async def lobby(self, place: Place, lobby: Lobby, origin: None) -> str | None:
+        """The game's lobby: one message, edited as people take their seats."""
+        key = place.room
+        known = self._lobbies.get(key)
+        if known is not None and known[0] == lobby.game_id:
+            try:
+                await self._call(
+                    self.bot.edit_message_text,
+                    chat_id=chat_of(place)[0],
+                    message_id=known[1],
+                    text=_with_mentions(lobby.text[:TEXT], lobby.mention),
+                    parse_mode="HTML",
+                    reply_markup=keyboard(lobby.buttons),
+                )
+                return None  # nothing new in the room
+            except BadRequest as error:
+                if "not modified" in str(error).lower():
+                    return None
+                # deleted by someone, or too old to edit: posted anew, the old one bare
+                await self._bare(place, known[1])
+        sent = await self.room_text(place, lobby, origin)
+        if sent is not None:
+            self._lobbies[key] = (lobby.game_id, int(sent))
+        return sent
+
+    async def before_board(self, place: Place, board: Board) -> None:
+        """The game has begun: its lobby's buttons go."""
+        known = self._lobbies.get(place.room)
+        if known is not None and known[0] == board.game_id:
+            del self._lobbies[place.room]
+            await self._bare(place, known[1])
+
+    async def _bare(self, place: Place, message_id: int) -> None:
+        """A message's buttons taken away (an old lobby); one gone stays gone."""
+        with suppress(TelegramError):
+            await self._call(
+                self.bot.edit_message_reply_markup,
+                chat_id=chat_of(place)[0],
+                message_id=message_id,
+                reply_markup=None,
+            )
 
     async def private_text(self, place: Place, person: Person, say: Say, origin: None) -> bool:
         try:
@@ -166,7 +212,11 @@ class TelegramPlatform(Platform[None]):
 
     async def picture(self, place: Place, picture: Picture, png: bytes, origin: None) -> None:
         await self._call(
-            self.bot.send_photo, photo=png, caption=picture.text[:CAPTION], **_to(place, picture)
+            self.bot.send_photo,
+            photo=png,
+            filename=LEADERBOARD,
+            caption=picture.text[:CAPTION],
+            **_to(place, picture),
         )
 
     async def file(self, place: Place, file: File, origin: None) -> None:

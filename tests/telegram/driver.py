@@ -171,7 +171,10 @@ def buttons(message: JSON) -> list[str]:
 
 
 def _answer(call: Any) -> bool:
-    return call.method.lower() in ("sendmessage", "sendphoto", "editmessagemedia", "senddocument")
+    # a lobby is edited as seats fill (editMessageText)
+    return call.method.lower() in (
+        "sendmessage", "sendphoto", "editmessagemedia", "senddocument", "editmessagetext"
+    )  # fmt: skip
 
 
 TILE = re.compile(r"\b\d{1,2}-\d{1,2}\b")

@@ -1,0 +1,95 @@
+"""Telegram's lobby (issue 21): one message, edited as seats fill, its buttons gone once
+the game begins; the leaderboard picture goes out named for what it is. The real program
+against the fake Bot API."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from bot.model import File, Picture, Place
+from bot.telegram.delivery import TelegramPlatform
+from tests.telegram.driver import GROUP, JSON, BotProcess, Table, buttons
+from tests.telegram.fake_api import FakeTelegram
+
+
+@pytest.fixture
+async def tg() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram() as fake:
+        fake.group(GROUP, "Dominó del barrio")
+        yield fake
+
+
+@pytest.fixture
+async def bot(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
+    process = await BotProcess(tg, tmp_path).polling()
+    yield process
+    await process.stop()
+    assert not process.tracebacks(), process.tracebacks()
+
+
+def lobbies(tg: FakeTelegram) -> list[JSON]:
+    """The group's messages that are or were a lobby (a Join button, or an edit of one)."""
+    return [
+        m
+        for m in tg.sent_to(GROUP)
+        if any(d.endswith("|join") for d in buttons(m))
+        or any(
+            any(d.endswith("|join") for d in buttons(old))
+            for old in tg.edits(GROUP, m["message_id"])
+        )
+    ]
+
+
+async def test_one_lobby_edited_as_seats_fill_and_bare_once_begun(
+    tg: FakeTelegram, bot: BotProcess
+) -> None:
+    table = Table(tg)
+    for number, name in enumerate(("Ana", "Beto", "Caro")):
+        table.person(name, 711 + number)
+    await table.say("Ana", "/new draw 50")
+    [lobby] = await tg.wait_for(lambda: lobbies(tg), what="the lobby")
+    await table.say("Beto", "/join")
+    await table.say("Ana", "/add_ai")
+    [seated] = await tg.wait_for(
+        lambda: [m for m in lobbies(tg) if "Beto" in m["text"] and "Computer" in m["text"]],
+        what="the lobby with Beto and a computer",
+    )
+    assert seated["message_id"] == lobby["message_id"]  # the same message, edited
+    assert len(lobbies(tg)) == 1
+    await table.say("Caro", "/join")
+    await table.say("Ana", "/begin")
+    await tg.wait_for(table.board, what="the first board")
+    [begun] = await tg.wait_for(
+        lambda: [m for m in lobbies(tg) if not buttons(m)], what="the lobby without buttons"
+    )
+    assert begun["message_id"] == lobby["message_id"] and "Caro" in begun["text"]
+
+
+class _Bot:
+    """The Bot API's send methods as the platform calls them: what each was given."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+
+    def __getattr__(self, method: str) -> Any:
+        async def call(**params: Any) -> Any:
+            self.calls.append((method, params))
+            return SimpleNamespace(message_id=1)
+
+        return call
+
+
+async def test_files_are_named_for_what_they_are() -> None:
+    api = _Bot()
+    platform = TelegramPlatform(api, "dominobot")  # type: ignore[arg-type]
+    place = Place("telegram", str(GROUP), str(GROUP))
+    await platform.picture(place, Picture("Top", (), "The leaderboard"), b"png", None)
+    await platform.file(place, File("domino-7.json", b"{}", "The record"), None)
+    [(_, picture), (_, record)] = api.calls
+    assert picture["filename"] == "leaderboard.png"
+    assert record["filename"] == "domino-7.json"
