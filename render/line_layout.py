@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from engine.line import END, FLANK, HALF, Placement
 from engine.tiles import Tile
-from render.geometry import Box, PlacedTile
+from render.geometry import EPS, Box, PlacedTile
 from render.snake import snake
 
 WIDTH = 18.0  # units across the table: 8 tiles and a turn to a row
@@ -41,6 +41,7 @@ class LineLayout:
     tiles: tuple[PlacedTile, ...]
     links: tuple[Link, ...] = ()
     open_ends: tuple[tuple[Box, int], ...] = ()  # where a tile can go, and its number
+    badges: tuple[tuple[Box, int], ...] = ()  # where each open end's number is drawn
 
 
 def layout_line(
@@ -53,6 +54,8 @@ def layout_line(
     (number, tile, kind) are marked. ``crosswise``: the divisor family's doubles."""
     if not placements:
         return LineLayout(width, 4.0, ())
+    if crosswise:
+        return layout_divisor(placements, open_sides, width)
     children: dict[Tile, list[Placement]] = {}
     for p in placements[1:]:
         assert p.on is not None
@@ -105,19 +108,32 @@ def layout_line(
         start = next(b for b, n in parent.halves() if n == first.number)
         end = next(b for b, n in laid[0].halves() if n == first.number)
         links.append(Link(start, end, first.number))
+    by_tile = {t.tile: t for t in placed}
+    ends = [_open_end(by_tile[tile], number, kind) for number, tile, kind in open_sides]
+    badges = list(badges_around(ends, placed))
+    if root.is_double and not kids and ends:  # the opening double alone: two open ends
+        box = placed[0].box
+        badges = [(_badge_spot(box.x, 0.0, -1, 0, [box], []), root.hi)]
+        badges.append((_badge_spot(box.right, 0.0, 1, 0, [box], []), root.hi))
     # shift everything to start at (0, 0), with a margin of half a unit
-    left_edge = min(t.box.x for t in placed) - 0.5
-    top = min(t.box.y for t in placed) - 0.5
+    every = [t.box for t in placed] + [b for b, _ in badges]
+    left_edge = min(b.x for b in every) - 0.5
+    top = min(b.y for b in every) - 0.5
     placed = [t.moved(-left_edge, -top) for t in placed]
     links = [
         Link(k.start.moved(-left_edge, -top), k.end.moved(-left_edge, -top), k.number)
         for k in links
     ]
-    right_edge = max(max(t.box.right for t in placed) + 0.5, width + 1.0)
-    height = max(t.box.bottom for t in placed) + 0.5
-    by_tile = {t.tile: t for t in placed}
-    ends = tuple(_open_end(by_tile[tile], number, kind) for number, tile, kind in open_sides)
-    return LineLayout(right_edge, height, tuple(placed), tuple(links), ends)
+    right_edge = max(max(b.right for b in every) - left_edge + 0.5, width + 1.0)
+    height = max(b.bottom for b in every) - top + 0.5
+    return LineLayout(
+        right_edge,
+        height,
+        tuple(placed),
+        tuple(links),
+        tuple((b.moved(-left_edge, -top), n) for b, n in ends),
+        tuple((b.moved(-left_edge, -top), n) for b, n in badges),
+    )
 
 
 def _follow(
@@ -156,3 +172,335 @@ def _open_end(tile: PlacedTile, number: int, kind: int) -> tuple[Box, int]:
             if n == number and n != tile.touching:
                 return box, number
     return tile.box, number
+
+
+# ----- divisor games: the spinner and its arms, as laid at a table ---------------------
+
+GAP = 0.25  # units between tiles that do not meet: a visible gap
+BADGE = 0.66  # a badge's diameter in units
+_DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))
+
+
+@dataclass(frozen=True, slots=True)
+class _Exit:
+    """A free side of a placed tile: the middle of its edge and the way out of it."""
+
+    x: float
+    y: float
+    dx: int
+    dy: int
+    kind: int
+    heading: int  # the arm's way along a row (+1: right), for its snake
+    turn: int  # where the arm's snake turns (+1: down)
+    run: int  # tiles laid one after another up or down since the arm last ran along a row
+
+
+@dataclass
+class _Arm:
+    exits: list[_Exit]  # where it may start (the first that works)
+    chain: list[Placement]
+    ply: int
+
+
+class _Board:
+    """One attempt at laying a divisor table: tiles go in arm by arm, each arm turning
+    (a snake) where it would leave the table or come near another arm."""
+
+    def __init__(self, half: float, vmax: int, order: int) -> None:
+        self.half = half
+        self.vmax = vmax
+        self.order = order
+        self.placed: list[PlacedTile] = []
+        self.exits: dict[Tile, list[_Exit]] = {}
+        self.budget = 0
+
+    def free(self, box: Box, parent: Tile | None) -> bool:
+        if box.x < -self.half - EPS or box.right > self.half + EPS:
+            return False
+        grown = Box(box.x - GAP, box.y - GAP, box.w + 2 * GAP, box.h + 2 * GAP)
+        for t in self.placed:
+            if t.tile == parent:
+                if t.box.overlaps(box):
+                    return False
+            elif t.box.overlaps(grown):
+                return False
+        return True
+
+    def put(self, p: Placement, at: _Exit, g: tuple[int, int]) -> tuple[PlacedTile, list[_Exit]]:
+        """``p``'s tile laid against ``at`` growing towards ``g``, and its free sides."""
+        tile, n = p.tile, p.number
+        cx, cy = at.x + at.dx * 0.5, at.y + at.dy * 0.5  # the touching half's centre
+        gx, gy = g
+        run = at.run + 1 if gy else 0
+        heading = gx if gx else at.heading
+        if tile.is_double:
+            if at.dx:
+                box = Box(cx - 0.5, cy - 1.0, 1.0, 2.0)
+                ends = [(cx, cy - 1.0, 0, -1), (cx, cy + 1.0, 0, 1)]
+            else:
+                box = Box(cx - 1.0, cy - 0.5, 2.0, 1.0)
+                ends = [(cx - 1.0, cy, -1, 0), (cx + 1.0, cy, 1, 0)]
+            fx, fy = cx + at.dx * 0.5, cy + at.dy * 0.5
+            exits = [_Exit(fx, fy, at.dx, at.dy, FLANK, heading, at.turn, run)]
+            exits += [_Exit(x, y, dx, dy, HALF, heading, dy or at.turn, 0) for x, y, dx, dy in ends]
+            return PlacedTile(tile, box, n, n, p.on, n), exits
+        other = tile.other(n)
+        fx, fy = cx + gx, cy + gy  # the far half's centre
+        box = Box(min(cx, fx) - 0.5, min(cy, fy) - 0.5, 1.0 + abs(gx), 1.0 + abs(gy))
+        first, second = (other, n) if (fx < cx or fy < cy) else (n, other)
+        out = _Exit(fx + gx * 0.5, fy + gy * 0.5, gx, gy, END, heading, at.turn, run)
+        return PlacedTile(tile, box, first, second, p.on, n), [out]
+
+    def ways(self, p: Placement, at: _Exit) -> list[tuple[int, int]]:
+        """Where the tile may grow from ``at``, the likeliest first."""
+        e = (at.dx, at.dy)
+        if p.tile.is_double:
+            return [e]
+        if at.dx:  # along a row: on, else turn (the arm's way first)
+            return [e, (0, at.turn), (0, -at.turn)]
+        rooms = sorted(((self.half - at.x * s, s) for s in (1, -1)), reverse=True)
+        sideways = [(s, 0) for _, s in rooms]
+        if at.run >= self.vmax:
+            return [*sideways, e]
+        return [e, *sideways]
+
+    def lay(self, chain: list[Placement], i: int, at: _Exit, best: list[int]) -> bool:
+        if i == len(chain):
+            return True
+        p = chain[i]
+        for g in self.ways(p, at):
+            self.budget -= 1
+            if self.budget < 0:
+                return False
+            tile, exits = self.put(p, at, g)
+            if not self.free(tile.box, p.on):
+                continue
+            self.placed.append(tile)
+            self.exits[p.tile] = exits
+            if i + 1 > best[0]:
+                best[0] = i + 1
+            flank = [x for x in exits if x.kind != HALF]
+            if not flank and i + 1 < len(chain):
+                return False  # cannot happen: every tile has an end or a flank to go on
+            if i + 1 == len(chain):
+                return True
+            if self.lay(chain, i + 1, flank[0], best):
+                self.exits[p.tile] = [x for x in exits if x is not flank[0]]
+                return True
+            self.placed.pop()
+            del self.exits[p.tile]
+        return False
+
+
+def _chain(
+    first: Placement, children: dict[Tile, list[Placement]], arms: list[tuple[Tile, Placement]]
+) -> list[Placement]:
+    """The tiles that run on from ``first`` (through doubles' flanks); what is laid on a
+    double's halves starts an arm of its own, noted in ``arms``."""
+    chain = [first]
+    current = first
+    while True:
+        kids = children.get(current.tile, [])
+        if current.tile.is_double:
+            on = [k for k in kids if k.kind == FLANK]
+            arms += [(current.tile, k) for k in kids if k.kind == HALF]
+        else:
+            on = kids[:1]
+            arms += [(current.tile, k) for k in kids[1:]]
+        if not on:
+            return chain
+        current = on[0]
+        chain.append(current)
+
+
+def layout_divisor(
+    placements: Sequence[Placement],
+    open_sides: Sequence[tuple[int, Tile, int]] = (),
+    width: float = WIDTH,
+) -> LineLayout:
+    """The divisor family's table as it is laid: the opening double (the spinner) in the
+    middle with the line running both ways from its flanks and arms up and down from its
+    halves; a later double lies across its arm with arms of its own from its halves.
+    Every arm turns (a snake) before it would leave the table or come near another arm,
+    so every tile meets the tile it was laid on. Several ways of laying are tried; the
+    first that seats every tile wins."""
+    best: tuple[tuple[float, float], _Board, list[Link]] | None = None
+    for vmax in (1, 2, 3):
+        for order in (0, 1):
+            board, links, left_out = _attempt(placements, width, vmax, order)
+            height = max(t.box.bottom for t in board.placed) - min(t.box.y for t in board.placed)
+            score = (left_out, height)
+            if best is None or score < best[0]:
+                best = (score, board, links)
+            if left_out == 0:
+                break
+        if best is not None and best[0][0] == 0:
+            break
+    assert best is not None
+    _, board, links = best
+    return _finish(board, links, open_sides, width)
+
+
+def _attempt(
+    placements: Sequence[Placement], width: float, vmax: int, order: int
+) -> tuple[_Board, list[Link], int]:
+    children: dict[Tile, list[Placement]] = {}
+    ply = {p.tile: i for i, p in enumerate(placements)}
+    for p in placements[1:]:
+        assert p.on is not None
+        children.setdefault(p.on, []).append(p)
+    board = _Board(width / 2, vmax, order)
+    root = placements[0].tile
+    if root.is_double:
+        box = Box(-0.5, -1.0, 1.0, 2.0)
+        board.exits[root] = [
+            _Exit(0.5, 0.0, 1, 0, FLANK, 1, 1, 0),
+            _Exit(-0.5, 0.0, -1, 0, FLANK, -1, -1, 0),
+            _Exit(0.0, -1.0, 0, -1, HALF, 1, -1, 0),
+            _Exit(0.0, 1.0, 0, 1, HALF, -1, 1, 0),
+        ]
+    else:
+        box = Box(-1.0, -0.5, 2.0, 1.0)
+        board.exits[root] = [
+            _Exit(1.0, 0.0, 1, 0, END, 1, 1, 0),
+            _Exit(-1.0, 0.0, -1, 0, END, -1, -1, 0),
+        ]
+    board.placed.append(PlacedTile(root, box, root.hi, root.lo))
+    pending: list[tuple[Tile, Placement]] = [(root, k) for k in children.get(root, [])]
+    links: list[Link] = []
+    detached: list[tuple[Tile, list[Placement]]] = []
+    while pending:
+        if order == 0:  # in the order played
+            pending.sort(key=lambda a: ply[a[1].tile])
+        else:  # the main line first, then arms on halves
+            pending.sort(key=lambda a: (a[1].kind == HALF, ply[a[1].tile]))
+        on, first = pending.pop(0)
+        arms: list[tuple[Tile, Placement]] = []
+        chain = _chain(first, children, arms)
+        kind = first.kind
+        free = [x for x in board.exits.get(on, []) if x.kind == kind]
+        if not root.is_double and on == root and first.number != root.hi:
+            free = free[::-1]  # the high number shows on the left
+        laid = False
+        best = [0]
+        for at in free:
+            board.budget = 400
+            if board.lay(chain, 0, at, best):
+                board.exits[on] = [x for x in board.exits[on] if x is not at]
+                laid = True
+                break
+        if not laid:
+            detached.append((on, chain))
+        pending += arms
+    left_out = sum(len(c) for _, c in detached)
+    # what found no room goes below, as snakes of their own joined to their tile by a line
+    for on, chain in detached:
+        bottom = max(t.box.bottom for t in board.placed) + BAND_GAP + 1.0
+        laid_chain = snake(_links(chain), -board.half + 1.0, bottom, 1, 1, -board.half, board.half)
+        by_tile = {t.tile: t for t in board.placed}
+        parent = by_tile.get(on)
+        board.placed += laid_chain
+        if parent is not None:
+            start = next((b for b, n in parent.halves() if n == chain[0].number), parent.box)
+            end = next(b for b, n in laid_chain[0].halves() if n == chain[0].number)
+            links.append(Link(start, end, chain[0].number))
+        for t in laid_chain:
+            board.exits[t.tile] = []
+    return board, links, left_out
+
+
+def _finish(
+    board: _Board,
+    links: list[Link],
+    open_sides: Sequence[tuple[int, Tile, int]],
+    width: float,
+) -> LineLayout:
+    placed = board.placed
+    # the badges of the open ends: just outside the free side, clear of every tile
+    boxes = [t.box for t in placed]
+    badges: list[tuple[Box, int]] = []
+    ends: list[tuple[Box, int]] = []
+    by_tile = {t.tile: t for t in placed}
+    for number, tile, kind in dict.fromkeys(open_sides):
+        t = by_tile.get(tile)
+        if t is None:
+            continue
+        ends.append(_open_end(t, number, kind))
+        if kind == FLANK:
+            continue  # a free flank counts nothing: no badge
+        # every free side of that kind gets one (both halves of a double count)
+        exits = [x for x in board.exits.get(tile, []) if x.kind == kind]
+        for x in exits:
+            spot = _badge_spot(x.x, x.y, x.dx, x.dy, boxes, [b for b, _ in badges])
+            badges.append((spot, number))
+        if not exits:
+            spot = _badge_around(ends[-1][0], boxes, [b for b, _ in badges])
+            badges.append((spot, number))
+    # shift everything to start at (0, 0), with a margin of half a unit
+    every = [t.box for t in placed] + [b for b, _ in badges]
+    left_edge = min(min(b.x for b in every) - 0.5, -width / 2 - 0.5)
+    top = min(b.y for b in every) - 0.5
+    placed = [t.moved(-left_edge, -top) for t in placed]
+    links = [
+        Link(k.start.moved(-left_edge, -top), k.end.moved(-left_edge, -top), k.number)
+        for k in links
+    ]
+    right_edge = max(max(b.right for b in every) - left_edge + 0.5, width + 1.0)
+    height = max(b.bottom for b in every) - top + 0.5
+    return LineLayout(
+        right_edge,
+        height,
+        tuple(placed),
+        tuple(links),
+        tuple((b.moved(-left_edge, -top), n) for b, n in ends),
+        tuple((b.moved(-left_edge, -top), n) for b, n in badges),
+    )
+
+
+def _clear(spot: Box, tiles: Sequence[Box], badges: Sequence[Box]) -> bool:
+    return not any(spot.overlaps(b) for b in tiles) and not any(spot.overlaps(b) for b in badges)
+
+
+def _badge_spot(
+    x: float, y: float, dx: int, dy: int, tiles: Sequence[Box], badges: Sequence[Box]
+) -> Box:
+    """A badge in front of the free side at (x, y) facing (dx, dy), or beside it."""
+    r = BADGE / 2
+    px, py = -dy, dx  # across the way out
+    tries = [
+        (x + dx * (r + 0.06), y + dy * (r + 0.06)),
+        *[
+            (x + dx * (r + 0.06) + px * s, y + dy * (r + 0.06) + py * s)
+            for s in (0.5, -0.5, 0.9, -0.9)
+        ],
+        (x + dx * (r + 0.5), y + dy * (r + 0.5)),
+    ]
+    for cx, cy in tries:
+        spot = Box(cx - r, cy - r, BADGE, BADGE)
+        if _clear(spot, tiles, badges):
+            return spot
+    cx, cy = tries[0]
+    return Box(cx - r, cy - r, BADGE, BADGE)
+
+
+def _badge_around(box: Box, tiles: Sequence[Box], badges: Sequence[Box]) -> Box:
+    """A badge beside ``box`` (an open half) where it covers no tile."""
+    cx, cy = box.x + box.w / 2, box.y + box.h / 2
+    for dx, dy in _DIRS:
+        x = cx + dx * box.w / 2
+        y = cy + dy * box.h / 2
+        spot = _badge_spot(x, y, dx, dy, tiles, badges)
+        if _clear(spot, tiles, badges):
+            return spot
+    return _badge_spot(cx + box.w / 2, cy, 1, 0, tiles, badges)
+
+
+def badges_around(
+    ends: Sequence[tuple[Box, int]], tiles: Sequence[PlacedTile]
+) -> tuple[tuple[Box, int], ...]:
+    """Badges for open ends given as the open half (or tile): beside it, on no tile."""
+    boxes = [t.box for t in tiles]
+    badges: list[tuple[Box, int]] = []
+    for box, number in ends:
+        badges.append((_badge_around(box, boxes, [b for b, _ in badges]), number))
+    return tuple(badges)
