@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.keys import move_keys
+from engine.line import END, HALF, Placement
 from engine.moves import MEXICAN, Action, Move
 from engine.outcome import CountScore
 from engine.rules import Rules
+from engine.tiles import Tile
 from engine.views import View
 from lang import N_, tr
 
@@ -187,18 +189,19 @@ def describe_table(view: View, names: Sequence[str], lang: str) -> str:
                 if train.owner < len(names)
                 else str(train.owner)
             )
-            tiles = " ".join(str(t) for t in train.tiles) or "·"
+            tiles = " ".join(train_words(train.tiles, view.engine)) or "·"
             marker = " *" if train.marked and train.owner is not None else ""
             ends = "/".join(str(n) for n in train.ends)
             lines.append(f"  {owner}{marker}: {tiles}  → {ends}")
         for _, double in view.unsatisfied:
             lines.append(tr(lang, "Double {tile} waits for a tile.", tile=double))
     elif view.placements:
-        lines.append(
-            tr(lang, "Table: {tiles}", tiles=" ".join(str(p.tile) for p in view.placements))
-        )
-        numbers = sorted({side.number for side in view.open_sides})
-        lines.append(tr(lang, "Open ends: {ends}", ends=", ".join(str(n) for n in numbers)))
+        line, arms = line_words(view.placements)
+        lines.append(tr(lang, "Table: {tiles}", tiles=line))
+        for on, tiles in arms:
+            lines.append(tr(lang, "Arm from {tile}: {tiles}", tile=on, tiles=tiles))
+        ends = open_ends(view)
+        lines.append(tr(lang, "Open ends: {ends}", ends=", ".join(str(n) for n in sorted(ends))))
         if view.count is not None:
             lines.append(tr(lang, "Count: {count}", count=view.count))
     else:
@@ -212,6 +215,81 @@ def describe_table(view: View, names: Sequence[str], lang: str) -> str:
     goal = goal_text(view.rules, view.hand_number, lang)  # "a 100: pierde quien llega"
     lines.append(goal[:1].upper() + goal[1:])
     return "\n".join(lines)
+
+
+def line_words(placements: Sequence[Placement]) -> tuple[str, list[tuple[str, str]]]:
+    """The line as it lies, both arms from the opener, each tile turned to match its
+    neighbours ("4-1 1-6 6-6 6-3"), and its other arms (a double's flanks and, on a
+    later double, the halves: (the double, its tiles outward))."""
+    children: dict[int, list[Placement]] = {}
+    for p in placements[1:]:
+        if p.on is not None:
+            children.setdefault(p.on, []).append(p)
+    arms: list[tuple[str, str]] = []
+
+    def arm(first: Placement) -> list[str]:
+        """The tiles from ``first`` outward, turned; side arms noted on the way."""
+        words: list[str] = []
+        here: Placement | None = first
+        while here is not None:
+            words.append(f"{here.number}-{here.tile.other(here.number)}")
+            kids = children.get(here.tile, [])
+            # the way on: the first tile laid on an end (or a half) of it; the others
+            # (a double's flanks, a second half) are arms of their own
+            onward = [k for k in kids if k.kind in (END, HALF)][:1] or kids[:1]
+            for side in kids:
+                if side not in onward:
+                    arms.append((str(here.tile), " ".join(arm(side))))
+            here = onward[0] if onward else None
+        return words
+
+    if not placements:
+        return "", arms
+    opener = placements[0]
+    kids = children.get(opener.tile, [])
+    along = [k for k in kids if k.kind in (END, HALF)][:2]  # the opener's two ends
+    right = arm(along[0]) if along else []
+    left = arm(along[1]) if len(along) > 1 else []
+    for side in kids:
+        if side not in along:
+            arms.append((str(opener.tile), " ".join(arm(side))))
+    touches = along[0].number if along else opener.tile.lo
+    head = f"{opener.tile.other(touches)}-{touches}"
+    turned = [f"{w.split('-')[1]}-{w.split('-')[0]}" for w in reversed(left)]
+    return " ".join([*turned, head, *right]), arms
+
+
+def open_ends(view: View) -> list[int]:
+    """Every open end's number, repeats kept ("6, 6"): in divisor games the ends that
+    count, a double with both halves free twice (the count is their sum)."""
+    if not view.rules.divisor:
+        return [side.number for side in view.open_sides]
+    if len(view.placements) == 1:  # the opener alone: both its ends count
+        tile = view.placements[0].tile
+        return [tile.hi, tile.lo]
+    covered: dict[int, int] = {}  # halves of each double covered by a tile
+    for p in view.placements:
+        if p.on is not None and p.kind == HALF:
+            covered[p.on] = covered.get(p.on, 0) + 1
+    ends: list[int] = []
+    for side in view.open_sides:
+        if not side.counts:
+            continue
+        halves = 2 - covered.get(side.tile, 0) if side.kind == HALF else 1
+        ends += [side.number] * max(1, halves)
+    return ends
+
+
+def train_words(tiles: Sequence[Tile], engine: Tile | None) -> list[str]:
+    """A train's tiles from the engine outward, each turned to match the one before."""
+    words: list[str] = []
+    number = engine.hi if engine is not None else None
+    for tile in tiles:
+        if number is None or not tile.has(number):
+            number = tile.lo
+        words.append(f"{number}-{tile.other(number)}")
+        number = tile.other(number)
+    return words
 
 
 def describe_hand(view: View, names: Sequence[str], lang: str) -> str:
