@@ -200,8 +200,8 @@ def describe_table(view: View, names: Sequence[str], lang: str) -> str:
         lines.append(tr(lang, "Table: {tiles}", tiles=line))
         for on, tiles in arms:
             lines.append(tr(lang, "Arm from {tile}: {tiles}", tile=on, tiles=tiles))
-        ends = open_ends(view)
-        lines.append(tr(lang, "Open ends: {ends}", ends=", ".join(str(n) for n in sorted(ends))))
+        numbers = ", ".join(str(n) for n in sorted(open_ends(view)))
+        lines.append(tr(lang, "Open ends: {ends}", ends=numbers))
         if view.count is not None:
             lines.append(tr(lang, "Count: {count}", count=view.count))
     else:
