@@ -84,7 +84,7 @@ def tr(lang: str | None, message: str, **params: object) -> str:
     return text.format(**params) if params else text
 
 
-def trn(lang: str | None, singular: str, plural: str, n: int, **params: object) -> str:
+def trn(lang: str | None, singular: str, plural: str, n: int, /, **params: object) -> str:
     """The form of ``singular``/``plural`` that ``n`` takes in ``lang``, with ``params``
     filled in (gettext's ngettext)."""
     forms, rule = plurals(language(lang))

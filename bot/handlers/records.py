@@ -11,7 +11,7 @@ from bot.registry import PERIODS, handles
 from bot.session import Refusal, Session
 from bot.standings import leaderboard
 from engine.presets import preset_names
-from lang import tr
+from lang import tr, trn
 from storage.stats import period_start
 
 MENTION = re.compile(r"<@!?(\d{1,20})>")  # a mention typed as text on Discord
@@ -69,9 +69,11 @@ async def stats(session: Session) -> None:
         session.say(texts.NO_GAMES_YET, name=name)
         return
     lines = [
-        tr(
+        trn(
             lang,
+            "{name}: {games} game, {wins} won; points {for_} for, {against} against.",
             "{name}: {games} games, {wins} won; points {for_} for, {against} against.",
+            record.games,
             name=name,
             games=record.games,
             wins=record.wins,
@@ -87,9 +89,11 @@ async def stats(session: Session) -> None:
     ]
     if record.best_partner_name:
         lines.append(
-            tr(
+            trn(
                 lang,
+                "Best partner: {partner} ({wins} win together).",
                 "Best partner: {partner} ({wins} wins together).",
+                record.best_partner_wins,
                 partner=record.best_partner_name,
                 wins=record.best_partner_wins,
             )

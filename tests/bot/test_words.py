@@ -12,7 +12,7 @@ from bot.describe import move_words
 from bot.dispatch import ALIASES, plain_dashes
 from engine.moves import Action, Move, parse_action
 from engine.tiles import Tile
-from lang import catalog
+from lang import catalog, trn
 
 ON = {"es": "en", "pt": "em", "en": "on"}
 MOVE = Move(1, Action.PLAY, Tile.of(6, 4), on=Tile.of(6, 6))
@@ -43,3 +43,28 @@ def test_any_dash_is_read_as_a_dash(dash: str) -> None:
     assert parse_action(typed(f"6{dash}3 en 6{dash}6"), 0) == Move(
         0, Action.PLAY, Tile.of(6, 3), on=Tile.of(6, 6)
     )
+
+
+GAMES = (
+    "{name}: {games} game, {wins} won; points {for_} for, {against} against.",
+    "{name}: {games} games, {wins} won; points {for_} for, {against} against.",
+)
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "two"),
+    [
+        ("en", "1 game,", "2 games,"),
+        ("es", "1 partida,", "2 partidas,"),
+        ("pt", "1 partida,", "2 partidas,"),
+    ],
+)
+def test_counts_take_their_plural_form(lang: str, one: str, two: str) -> None:
+    """No "1 games": the catalogs' plural forms (gettext's ngettext)."""
+    said = {n: trn(lang, *GAMES, n, name="Ana", games=n, wins=0, for_=0, against=0) for n in (1, 2)}
+    assert one in said[1] and two in said[2], said
+
+
+def test_a_plural_the_catalog_lacks_falls_back_to_english() -> None:
+    assert trn("es", "{n} cat", "{n} cats", 1, n=1) == "1 cat"
+    assert trn("es", "{n} cat", "{n} cats", 3, n=3) == "3 cats"
