@@ -1,6 +1,7 @@
 """``python -m render RECORD.json --out board.png [--move K] [--seat S]``: the table of a
 game record after move K (default: the end), as the room sees it, or as seat S sees it
-with their hand."""
+with their hand. ``--geometry FILE.json`` writes what that picture draws, where (tiles,
+links, texts, badges and the count, in its pixels; docs/pictures.md)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from engine.errors import DominoError
 from engine.record import load
 from engine.views import view_of
 from render.board import Table, draw_board
+from render.measure import Measure
 from render.theme import THEMES
 from render.words import LANGUAGES
 
@@ -41,13 +43,16 @@ def until_move(data: Any, moves: int) -> Any:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m render", description=__doc__.splitlines()[0])
     parser.add_argument("record", help="a game record (RECORD.md), or - for standard input")
-    parser.add_argument("--out", required=True, help="the PNG file to write")
+    parser.add_argument("--out", help="the PNG file to write")
+    parser.add_argument("--geometry", help="write the picture's layout as JSON to this file")
     parser.add_argument("--move", type=int, help="draw the table after this many moves")
     parser.add_argument("--seat", type=int, help="as this seat sees it, with their hand")
     parser.add_argument("--theme", default="classic", choices=sorted(THEMES))
     parser.add_argument("--lang", default="es", choices=LANGUAGES)
     parser.add_argument("--numerals", action="store_true", help="numbers as numerals")
     args = parser.parse_args(argv)
+    if args.out is None and args.geometry is None:
+        parser.error("give --out, --geometry or both")
     try:
         if args.record == "-":
             data = json.load(sys.stdin)
@@ -72,13 +77,19 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     names = data.get("players") if isinstance(data, dict) else None
     table = Table(tuple(names or ()), lang=args.lang, theme=args.theme, numerals=args.numerals)
-    image = draw_board(view_of(game, args.seat), table)
+    measure = Measure() if args.geometry else None
+    image = draw_board(view_of(game, args.seat), table, measure)
     try:
-        image.save(args.out, format="PNG", optimize=False)
+        if args.out:
+            image.save(args.out, format="PNG", optimize=False)
+            print(args.out)
+        if measure is not None:
+            with open(args.geometry, "w", encoding="utf-8") as file:
+                json.dump(measure.as_json(), file, ensure_ascii=False, indent=1)
+            print(args.geometry)
     except OSError as error:
-        print(f"cannot write {args.out}: {error}", file=sys.stderr)
+        print(f"cannot write: {error}", file=sys.stderr)
         return 2
-    print(args.out)
     return 0
 
 

@@ -17,7 +17,8 @@ from engine.views import View
 from render.faces import tile_back, tile_face
 from render.fonts import fit_text, font
 from render.geometry import Box, PlacedTile
-from render.line_layout import Link, layout_line
+from render.line_layout import Link, badges_around, layout_line
+from render.measure import Measure, NoMeasure, RecordingDraw
 from render.names import short_names
 from render.scene import Scene, scene_layout
 from render.sheets import draw_score_sheet
@@ -115,10 +116,16 @@ def seat_name(table: TableLike, seat: int) -> str:
     return f"{word('player', table.lang)} {seat + 1}"
 
 
-def draw_board(view: View, table: TableLike) -> Image.Image:
+def draw_board(view: View, table: TableLike, measure: Measure | None = None) -> Image.Image:
     """The table as ``view`` shows it; a seat's view adds its hand, the end of a hand
-    adds every hand revealed and the score sheet."""
-    return _Painter(view, table).board()
+    adds every hand revealed and the score sheet. ``measure`` (render/measure.py), when
+    given, records what is drawn: the picture's geometry as data."""
+    painter = _Painter(view, table, measure=measure)
+    image = painter.board()
+    if measure is not None:
+        measure.width, measure.height = image.size
+        measure.count = view.count
+    return image
 
 
 def draw_hand(view: View, table: TableLike) -> Image.Image:
@@ -130,7 +137,13 @@ def draw_hand(view: View, table: TableLike) -> Image.Image:
 class _Painter:
     """One picture being drawn: the view, the names and the canvas, shared by its parts."""
 
-    def __init__(self, view: View, table: TableLike, scene: Scene | None = None) -> None:
+    def __init__(
+        self,
+        view: View,
+        table: TableLike,
+        scene: Scene | None = None,
+        measure: Measure | None = None,
+    ) -> None:
         self.view = view
         self.table = table
         self.theme: Theme = theme_named(table.theme)
@@ -142,18 +155,23 @@ class _Painter:
                 self.train_layout = layout_trains(view)
                 self.tiles = self.train_layout.tiles
                 self.ends = self.train_layout.open_ends
+                self.badges = badges_around(self.ends, self.tiles)
                 size = (self.train_layout.width, self.train_layout.height)
             else:
                 sides = [(s.number, s.tile, s.kind) for s in view.open_sides]
                 line = layout_line(view.placements, sides, view.rules.crosswise_doubles)
                 self.tiles, self.links, self.ends = line.tiles, line.links, line.open_ends
+                self.badges = line.badges
                 size = (line.width, line.height)
             scene = scene_layout(view.players, size, view.revealed, view.hand)
         else:
-            self.tiles, self.ends = (), ()
+            self.tiles, self.ends, self.badges = (), (), ()
         self.scene = scene
         self.image = Image.new("RGB", (scene.width, max(scene.height, 60)), self.theme.felt)
-        self.draw = ImageDraw.Draw(self.image)
+        self.measure = measure if measure is not None else NoMeasure()
+        self.draw: ImageDraw.ImageDraw = (
+            ImageDraw.Draw(self.image) if measure is None else RecordingDraw(self.image, measure)
+        )
 
     # ----- the whole pictures ----------------------------------------------------------
 
@@ -211,16 +229,22 @@ class _Painter:
             self.trains(self.train_layout)
         for link in self.links:
             a, b = self.at(link.start), self.at(link.end)
+            ends = ((a[0] + a[2]) / 2, (a[1] + a[3]) / 2, (b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+            self.measure.link(*ends)
             draw.line(
-                ((a[0] + a[2]) / 2, (a[1] + a[3]) / 2, (b[0] + b[2]) / 2, (b[1] + b[3]) / 2),
+                ends,
                 fill=theme.muted,
                 width=max(2, round(unit / 12)),
             )
         last = next((m.tile for m in reversed(self.view.history) if m.tile is not None), None)
+        plies = {m.tile: i for i, m in enumerate(self.view.history) if m.tile is not None}
         for t in self.tiles:
             left, top, right, _ = self.at(t.box)
             face = self.face(t, round(unit), t.upright)
-            self.image.paste(face, (left + (right - left - face.width) // 2, top), face)
+            x = left + (right - left - face.width) // 2
+            self.image.paste(face, (x, top), face)
+            name = f"{t.first}-{t.second}"
+            self.measure.tile(name, x, top, face.width, face.height, plies.get(t.tile))
         ring = max(2, round(unit / 10))
         for t in self.tiles:
             if t.tile == last:
@@ -231,14 +255,59 @@ class _Painter:
                     outline=theme.last,
                     width=ring,
                 )
+        self.end_badges()
+        self.score_mark(last)
+
+    def end_badges(self) -> None:
+        """Each open end's number in a badge beside it (never over a tile's pips)."""
+        theme, draw, unit = self.theme, self.draw, self.unit
         badge = font(max(12, round(unit * 0.42)))
-        r = max(9, round(unit * 0.3))
-        for box, number in self.ends:
-            # a badge with the open number at the corner of the open half
-            _, top, right, _ = self.at(box)
-            cx, cy = right - r // 2, top + r // 2
-            draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=theme.open_end, outline=theme.felt)
-            draw.text((cx, cy), str(number), fill=theme.felt, font=badge, anchor="mm")
+        for box, number in self.badges:
+            left, top, right, bottom = self.at(box)
+            self.measure.badge(number, left, top, right - left, bottom - top)
+            draw.ellipse((left, top, right, bottom), fill=theme.open_end, outline=theme.felt)
+            centre = ((left + right) / 2, (top + bottom) / 2)
+            draw.text(centre, str(number), fill=theme.felt, font=badge, anchor="mm")
+
+    def score_mark(self, last: Tile | None) -> None:
+        """What the last play scored by the count, beside the ringed tile ("+3")."""
+        scored = self.view.last_score
+        if scored is None or last is None or self.view.count is None:
+            return
+        at = next((t for t in self.tiles if t.tile == last), None)
+        if at is None:
+            return
+        face = font(max(14, round(self.unit * 0.45)), bold=True)
+        text = f"+{scored.points}"
+        left, top, right, bottom = self.at(at.box)
+        w = self.draw.textlength(text, font=face) + 12
+        h = face.size + 8
+        others = [self.at(t.box) for t in self.tiles] + [self.at(b) for b, _ in self.badges]
+        width, height = self.image.size
+        ring = max(2, round(self.unit / 10)) + 3
+        spots = [
+            (right + ring, top - h - ring / 2),
+            (left - w - ring, top - h - ring / 2),
+            (right + ring, bottom + ring / 2),
+            (left - w - ring, bottom + ring / 2),
+            (right + ring, (top + bottom - h) / 2),
+            (left - w - ring, (top + bottom - h) / 2),
+        ]
+        table = self.scene.table.scaled(1)
+        chosen = spots[0]
+        for x, y in spots:
+            box = (x, y, x + w, y + h)
+            inside = box[0] >= table[0] and box[2] <= table[2] and box[1] >= table[1]
+            inside = inside and box[3] <= table[3] and box[2] <= width and box[3] <= height
+            if inside and not any(_meets(box, o) for o in others):
+                chosen = (x, y)
+                break
+        x, y = chosen
+        self.draw.rounded_rectangle(
+            (x, y, x + w, y + h), radius=6, fill=self.theme.last, outline=self.theme.felt
+        )
+        centre = (x + w / 2, y + h / 2)
+        self.draw.text(centre, text, fill=self.theme.felt, font=face, anchor="mm")
 
     def trains(self, layout: TrainLayout) -> None:
         """Spokes, labels and markers of Mexican Train, and the unsatisfied double."""
@@ -470,6 +539,11 @@ class _Painter:
                 centre = ((kx0 + kx1) / 2, (ky0 + ky1) / 2)
                 text = " ".join(keys[spot.tile])
                 draw.text(centre, text, fill=theme.felt, font=key_font, anchor="mm")
+
+
+def _meets(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    """Two pixel boxes (left, top, right, bottom) share some area."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _dimmed(face: Image.Image) -> Image.Image:

@@ -214,7 +214,11 @@ class _Board:
         self.exits: dict[Tile, list[_Exit]] = {}
         self.budget = 0
 
-    def free(self, box: Box, parent: Tile | None) -> bool:
+    def free(self, tile: PlacedTile, at: _Exit, exits: list[_Exit]) -> bool:
+        """``tile`` (laid against ``at``) stays on the table, clear of every tile but its
+        parent by a visible gap, off the place of every open end's badge, and with room
+        for the badges of its own open ends (``exits``)."""
+        box, parent = tile.box, tile.parent
         if box.x < -self.half - EPS or box.right > self.half + EPS:
             return False
         grown = Box(box.x - GAP, box.y - GAP, box.w + 2 * GAP, box.h + 2 * GAP)
@@ -223,6 +227,16 @@ class _Board:
                 if t.box.overlaps(box):
                     return False
             elif t.box.overlaps(grown):
+                return False
+        for others in self.exits.values():
+            for x in others:
+                if x is not at and x.kind != FLANK and _zone(x).overlaps(box):
+                    return False
+        for x in exits:
+            if x.kind == FLANK:
+                continue
+            zone = _zone(x)
+            if any(t.box.overlaps(zone) for t in self.placed):
                 return False
         return True
 
@@ -254,7 +268,8 @@ class _Board:
     def ways(self, p: Placement, at: _Exit) -> list[tuple[int, int]]:
         """Where the tile may grow from ``at``, the likeliest first."""
         e = (at.dx, at.dy)
-        if p.tile.is_double:
+        if p.tile.is_double or at.kind == FLANK:
+            # a tile turning at a double's flank would lie along the double's other half
             return [e]
         if at.dx:  # along a row: on, else turn (the arm's way first)
             return [e, (0, at.turn), (0, -at.turn)]
@@ -273,7 +288,7 @@ class _Board:
             if self.budget < 0:
                 return False
             tile, exits = self.put(p, at, g)
-            if not self.free(tile.box, p.on):
+            if not self.free(tile, at, exits):
                 continue
             self.placed.append(tile)
             self.exits[p.tile] = exits
@@ -290,6 +305,13 @@ class _Board:
             self.placed.pop()
             del self.exits[p.tile]
         return False
+
+
+def _zone(x: _Exit) -> Box:
+    """The place just outside an open end where its badge goes."""
+    size = BADGE + 0.1
+    cx, cy = x.x + x.dx * size / 2, x.y + x.dy * size / 2
+    return Box(cx - size / 2, cy - size / 2, size, size)
 
 
 def _chain(
@@ -327,12 +349,21 @@ def layout_divisor(
     best: tuple[tuple[float, float], _Board, list[Link]] | None = None
     for vmax in (1, 2, 3):
         for order in (0, 1):
-            board, links, left_out = _attempt(placements, width, vmax, order)
-            height = max(t.box.bottom for t in board.placed) - min(t.box.y for t in board.placed)
-            score = (left_out, height)
-            if best is None or score < best[0]:
-                best = (score, board, links)
-            if left_out == 0:
+            urgent: dict[Tile, int] = {}
+            for _ in range(8):  # an arm that found no room is laid earlier next time
+                board, links, failed = _attempt(placements, width, vmax, order, urgent)
+                left_out = sum(len(c) for _, c in failed)
+                height = max(t.box.bottom for t in board.placed) - min(
+                    t.box.y for t in board.placed
+                )
+                score = (left_out, height)
+                if best is None or score < best[0]:
+                    best = (score, board, links)
+                if not failed:
+                    break
+                for _, chain in failed:
+                    urgent[chain[0].tile] = urgent.get(chain[0].tile, 0) + 1
+            if best is not None and best[0][0] == 0:
                 break
         if best is not None and best[0][0] == 0:
             break
@@ -342,8 +373,12 @@ def layout_divisor(
 
 
 def _attempt(
-    placements: Sequence[Placement], width: float, vmax: int, order: int
-) -> tuple[_Board, list[Link], int]:
+    placements: Sequence[Placement],
+    width: float,
+    vmax: int,
+    order: int,
+    urgent: dict[Tile, int],
+) -> tuple[_Board, list[Link], list[tuple[Tile, list[Placement]]]]:
     children: dict[Tile, list[Placement]] = {}
     ply = {p.tile: i for i, p in enumerate(placements)}
     for p in placements[1:]:
@@ -371,9 +406,11 @@ def _attempt(
     detached: list[tuple[Tile, list[Placement]]] = []
     while pending:
         if order == 0:  # in the order played
-            pending.sort(key=lambda a: ply[a[1].tile])
+            pending.sort(key=lambda a: (-urgent.get(a[1].tile, 0), ply[a[1].tile]))
         else:  # the main line first, then arms on halves
-            pending.sort(key=lambda a: (a[1].kind == HALF, ply[a[1].tile]))
+            pending.sort(
+                key=lambda a: (-urgent.get(a[1].tile, 0), a[1].kind == HALF, ply[a[1].tile])
+            )
         on, first = pending.pop(0)
         arms: list[tuple[Tile, Placement]] = []
         chain = _chain(first, children, arms)
@@ -391,8 +428,9 @@ def _attempt(
                 break
         if not laid:
             detached.append((on, chain))
+            if free:  # the side it hangs from is taken all the same
+                board.exits[on] = [x for x in board.exits[on] if x is not free[0]]
         pending += arms
-    left_out = sum(len(c) for _, c in detached)
     # what found no room goes below, as snakes of their own joined to their tile by a line
     for on, chain in detached:
         bottom = max(t.box.bottom for t in board.placed) + BAND_GAP + 1.0
@@ -406,7 +444,7 @@ def _attempt(
             links.append(Link(start, end, chain[0].number))
         for t in laid_chain:
             board.exits[t.tile] = []
-    return board, links, left_out
+    return board, links, detached
 
 
 def _finish(
@@ -468,16 +506,14 @@ def _badge_spot(
     r = BADGE / 2
     px, py = -dy, dx  # across the way out
     tries = [
-        (x + dx * (r + 0.06), y + dy * (r + 0.06)),
-        *[
-            (x + dx * (r + 0.06) + px * s, y + dy * (r + 0.06) + py * s)
-            for s in (0.5, -0.5, 0.9, -0.9)
-        ],
-        (x + dx * (r + 0.5), y + dy * (r + 0.5)),
+        (x + dx * (r + out) + px * s, y + dy * (r + out) + py * s)
+        for out in (0.08, 0.4, 0.8)
+        for s in (0.0, 0.5, -0.5, 0.9, -0.9)
     ]
     for cx, cy in tries:
         spot = Box(cx - r, cy - r, BADGE, BADGE)
-        if _clear(spot, tiles, badges):
+        room = Box(spot.x - 0.05, spot.y - 0.05, BADGE + 0.1, BADGE + 0.1)
+        if _clear(room, tiles, badges):
             return spot
     cx, cy = tries[0]
     return Box(cx - r, cy - r, BADGE, BADGE)
