@@ -273,6 +273,10 @@ class TelegramBot:
         )
         effects = await self.service.handle(command)
         popup, rest = _popup_for(effects, str(user.id))
+        if popup in STALE_SAID and pressed.game_id is not None:
+            # "Here is how things are now": the presser's hand as it is now, privately
+            now = Command(place, command.person, "hand", game_id=pressed.game_id, private=private)
+            rest += [e for e in await self.service.handle(now) if isinstance(e, Hand)]
         return popup, (place, rest)
 
     async def _turn_page(
@@ -354,6 +358,9 @@ def _topic_of(message: MaybeInaccessibleMessage) -> int | None:
     if isinstance(message, Message) and message.is_topic_message:
         return message.message_thread_id
     return None
+
+
+STALE_SAID = {tr(lang, texts.STALE) for lang in LANGUAGES}  # a press of an earlier moment
 
 
 def _popup_for(effects: list[Effect], user_id: str) -> tuple[str | None, list[Effect]]:

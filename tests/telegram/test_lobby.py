@@ -4,6 +4,7 @@ against the fake Bot API."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -11,8 +12,10 @@ from typing import Any
 
 import pytest
 
+from bot import texts
 from bot.model import File, Picture, Place
 from bot.telegram.delivery import TelegramPlatform
+from lang import tr
 from tests.telegram.driver import GROUP, JSON, BotProcess, Table, buttons
 from tests.telegram.fake_api import FakeTelegram
 
@@ -93,3 +96,30 @@ async def test_files_are_named_for_what_they_are() -> None:
     [(_, picture), (_, record)] = api.calls
     assert picture["filename"] == "leaderboard.png"
     assert record["filename"] == "domino-7.json"
+
+
+async def test_a_stale_press_is_answered_with_how_things_are_now(
+    tg: FakeTelegram, bot: BotProcess
+) -> None:
+    """ "That button belongs to an earlier moment ... Here is how things are now." is
+    followed by the presser's hand as it is now."""
+    table = Table(tg)
+    table.person("Ana", 731)
+    table.person("Beto", 732)
+    await table.start_game("/new draw 50")
+    name, hand = await tg.wait_for(table.newest_hand, what="a hand to play")
+    play = next(d for d in buttons(hand) if d.startswith("c|"))
+    await table.press(name, hand, play)
+    await tg.wait_for(
+        lambda: (turn := table.newest_hand()) is not None and turn[0] != name,
+        what="the other's turn, all of the move delivered",
+    )
+    await asyncio.sleep(0.5)  # (nothing else is on its way)
+    chat = table.people[name]["id"]
+    before = len([m for m in tg.sent_to(chat) if m.get("photo")])
+    answer = await table.press(name, hand, play)  # the same button, a move later
+    assert answer["text"] == tr("en", texts.STALE), answer
+    await tg.wait_for(
+        lambda: len([m for m in tg.sent_to(chat) if m.get("photo")]) > before,
+        what="the hand as it is now",
+    )
