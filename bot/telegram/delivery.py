@@ -61,9 +61,9 @@ class TelegramPlatform(Platform[None]):
     def __init__(self, bot: Bot, username: str) -> None:
         self.bot = bot
         self.username = username
-        # each room's lobby message: (game, message id), edited as seats fill; after a
-        # restart the next lobby of a game is posted anew
-        self._lobbies: dict[str, tuple[int, int]] = {}
+        # each room's lobby message: (game, message id, the lobby), edited as seats
+        # fill; after a restart the next lobby of a game is posted anew
+        self._lobbies: dict[str, tuple[int, int, Lobby]] = {}
 
     def room_key(self, place: Place) -> str:
         return str(chat_of(place)[0])
@@ -115,24 +115,13 @@ class TelegramPlatform(Platform[None]):
         key = place.room
         known = self._lobbies.get(key)
         if known is not None and known[0] == lobby.game_id:
-            try:
-                await self._call(
-                    self.bot.edit_message_text,
-                    chat_id=chat_of(place)[0],
-                    message_id=known[1],
-                    text=_with_mentions(lobby.text[:TEXT], lobby.mention),
-                    parse_mode="HTML",
-                    reply_markup=keyboard(lobby.buttons),
-                )
+            if await self._edit_lobby(place, known[1], lobby, keyboard(lobby.buttons)):
+                self._lobbies[key] = (lobby.game_id, known[1], lobby)
                 return None  # nothing new in the room
-            except BadRequest as error:
-                if "not modified" in str(error).lower():
-                    return None
-                # deleted by someone, or too old to edit: posted anew, the old one bare
-                await self._bare(place, known[1])
+            await self._edit_lobby(place, known[1], known[2], None)  # the old one bare
         sent = await self.room_text(place, lobby, origin)
         if sent is not None:
-            self._lobbies[key] = (lobby.game_id, int(sent))
+            self._lobbies[key] = (lobby.game_id, int(sent), lobby)
         return sent
 
     async def before_board(self, place: Place, board: Board) -> None:
@@ -140,17 +129,27 @@ class TelegramPlatform(Platform[None]):
         known = self._lobbies.get(place.room)
         if known is not None and known[0] == board.game_id:
             del self._lobbies[place.room]
-            await self._bare(place, known[1])
+            await self._edit_lobby(place, known[1], known[2], None)
 
-    async def _bare(self, place: Place, message_id: int) -> None:
-        """A message's buttons taken away (an old lobby); one gone stays gone."""
-        with suppress(TelegramError):
+    async def _edit_lobby(
+        self, place: Place, message_id: int, lobby: Lobby, markup: InlineKeyboardMarkup | None
+    ) -> bool:
+        """Show ``lobby`` in its message with ``markup`` (None: no buttons); False when
+        the message is gone (deleted, too old to edit)."""
+        try:
             await self._call(
-                self.bot.edit_message_reply_markup,
+                self.bot.edit_message_text,
                 chat_id=chat_of(place)[0],
                 message_id=message_id,
-                reply_markup=None,
+                text=_with_mentions(lobby.text[:TEXT], lobby.mention),
+                parse_mode="HTML",
+                reply_markup=markup,
             )
+        except BadRequest as error:
+            return "not modified" in str(error).lower()
+        except TelegramError:
+            return False
+        return True
 
     async def private_text(self, place: Place, person: Person, say: Say, origin: None) -> bool:
         try:
