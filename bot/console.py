@@ -143,7 +143,14 @@ class Console:
         for effect in effects:
             if isinstance(effect, Board):
                 path = self.pictures / "board.png"
-                _write_private(path, await board_png(effect))
+                png = await board_png(effect)
+                _write_private(path, png)
+                if getattr(effect, "hand_end", False) or effect.final:
+                    # the hand's end stays as its own file (every hand, the sheet): the
+                    # next hand's board overwrites board.png only
+                    number = effect.view.hand_number
+                    path = self.pictures / f"game-{effect.game_id}-hand-{number}.png"
+                    _write_private(path, png)
                 if effect.repost:  # /board: its text is the table in words, once
                     self.print(effect.text)
                 else:

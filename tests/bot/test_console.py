@@ -87,6 +87,8 @@ async def test_a_whole_game_through_standard_input(tmp_path: Path) -> None:
     assert "Game over" in console.output
     assert "Board picture:" in console.output and (tmp_path / "data/console/board.png").exists()
     assert "[only Ana sees this]" in console.output
+    # each hand's end stays as its own picture (issue 21), besides the current board
+    assert list((tmp_path / "data/console").glob("game-*-hand-*.png"))
     await console.quit()
 
 
