@@ -80,10 +80,10 @@ def layout_line(
         right = next((k for k in centre if k is not left), None)
     if right is not None:
         chain = _follow(right, children, crosswise, branches)
-        placed += snake(_links(chain), box.right, 0.0, 1, 1, -half, half)
+        placed += snake(_links(chain), box.right, 0.0, 1, 1, -half, half, others=placed)
     if left is not None:
         chain = _follow(left, children, crosswise, branches)
-        placed += snake(_links(chain), box.x, 0.0, -1, -1, -half, half)
+        placed += snake(_links(chain), box.x, 0.0, -1, -1, -half, half, others=placed)
     links: list[Link] = []
     by_tile = {t.tile: t for t in placed}
     bottom = max(t.box.bottom for t in placed)
@@ -190,6 +190,7 @@ class _Exit:
     dx: int
     dy: int
     kind: int
+    number: int  # the number it shows (what it counts when it is not a flank)
     heading: int  # the arm's way along a row (+1: right), for its snake
     turn: int  # where the arm's snake turns (+1: down)
     run: int  # tiles laid one after another up or down since the arm last ran along a row
@@ -212,6 +213,7 @@ class _Board:
         self.order = order
         self.placed: list[PlacedTile] = []
         self.exits: dict[Tile, list[_Exit]] = {}
+        self.loose: list[tuple[Box, int]] = []  # open ends of tiles left out of the arms
         self.budget = 0
 
     def free(self, tile: PlacedTile, at: _Exit, exits: list[_Exit]) -> bool:
@@ -255,14 +257,16 @@ class _Board:
                 box = Box(cx - 1.0, cy - 0.5, 2.0, 1.0)
                 ends = [(cx - 1.0, cy, -1, 0), (cx + 1.0, cy, 1, 0)]
             fx, fy = cx + at.dx * 0.5, cy + at.dy * 0.5
-            exits = [_Exit(fx, fy, at.dx, at.dy, FLANK, heading, at.turn, run)]
-            exits += [_Exit(x, y, dx, dy, HALF, heading, dy or at.turn, 0) for x, y, dx, dy in ends]
+            exits = [_Exit(fx, fy, at.dx, at.dy, FLANK, n, heading, at.turn, run)]
+            exits += [
+                _Exit(x, y, dx, dy, HALF, n, heading, dy or at.turn, 0) for x, y, dx, dy in ends
+            ]
             return PlacedTile(tile, box, n, n, p.on, n), exits
         other = tile.other(n)
         fx, fy = cx + gx, cy + gy  # the far half's centre
         box = Box(min(cx, fx) - 0.5, min(cy, fy) - 0.5, 1.0 + abs(gx), 1.0 + abs(gy))
         first, second = (other, n) if (fx < cx or fy < cy) else (n, other)
-        out = _Exit(fx + gx * 0.5, fy + gy * 0.5, gx, gy, END, heading, at.turn, run)
+        out = _Exit(fx + gx * 0.5, fy + gy * 0.5, gx, gy, END, other, heading, at.turn, run)
         return PlacedTile(tile, box, first, second, p.on, n), [out]
 
     def ways(self, p: Placement, at: _Exit) -> list[tuple[int, int]]:
@@ -305,6 +309,24 @@ class _Board:
             self.placed.pop()
             del self.exits[p.tile]
         return False
+
+
+def _loose_ends(
+    chain: list[Placement], laid: list[PlacedTile], children: dict[Tile, list[Placement]]
+) -> list[tuple[Box, int]]:
+    """The open ends of a chain laid apart: its last tile's free end, and the halves of
+    its doubles that nothing was laid on."""
+    ends: list[tuple[Box, int]] = []
+    for p, t in zip(chain, laid, strict=True):
+        kids = children.get(p.tile, [])
+        if p.tile.is_double:
+            taken = sum(1 for k in kids if k.kind == HALF)
+            ends += [(t.box, p.tile.hi)] * (2 - taken)
+    last = chain[-1]
+    if not last.tile.is_double:
+        far = next(b for b, n in laid[-1].halves() if n == last.tile.other(last.number))
+        ends.append((far, last.tile.other(last.number)))
+    return ends
 
 
 def _zone(x: _Exit) -> Box:
@@ -388,17 +410,18 @@ def _attempt(
     root = placements[0].tile
     if root.is_double:
         box = Box(-0.5, -1.0, 1.0, 2.0)
+        n = root.hi
         board.exits[root] = [
-            _Exit(0.5, 0.0, 1, 0, FLANK, 1, 1, 0),
-            _Exit(-0.5, 0.0, -1, 0, FLANK, -1, -1, 0),
-            _Exit(0.0, -1.0, 0, -1, HALF, 1, -1, 0),
-            _Exit(0.0, 1.0, 0, 1, HALF, -1, 1, 0),
+            _Exit(0.5, 0.0, 1, 0, FLANK, n, 1, 1, 0),
+            _Exit(-0.5, 0.0, -1, 0, FLANK, n, -1, -1, 0),
+            _Exit(0.0, -1.0, 0, -1, HALF, n, 1, -1, 0),
+            _Exit(0.0, 1.0, 0, 1, HALF, n, -1, 1, 0),
         ]
     else:
         box = Box(-1.0, -0.5, 2.0, 1.0)
         board.exits[root] = [
-            _Exit(1.0, 0.0, 1, 0, END, 1, 1, 0),
-            _Exit(-1.0, 0.0, -1, 0, END, -1, -1, 0),
+            _Exit(1.0, 0.0, 1, 0, END, root.lo, 1, 1, 0),
+            _Exit(-1.0, 0.0, -1, 0, END, root.hi, -1, -1, 0),
         ]
     board.placed.append(PlacedTile(root, box, root.hi, root.lo))
     pending: list[tuple[Tile, Placement]] = [(root, k) for k in children.get(root, [])]
@@ -444,6 +467,7 @@ def _attempt(
             links.append(Link(start, end, chain[0].number))
         for t in laid_chain:
             board.exits[t.tile] = []
+        board.loose += _loose_ends(chain, laid_chain, children)
     return board, links, detached
 
 
@@ -459,21 +483,19 @@ def _finish(
     badges: list[tuple[Box, int]] = []
     ends: list[tuple[Box, int]] = []
     by_tile = {t.tile: t for t in placed}
-    for number, tile, kind in dict.fromkeys(open_sides):
+    for number, tile, kind in open_sides:
         t = by_tile.get(tile)
-        if t is None:
-            continue
-        ends.append(_open_end(t, number, kind))
-        if kind == FLANK:
-            continue  # a free flank counts nothing: no badge
-        # every free side of that kind gets one (both halves of a double count)
-        exits = [x for x in board.exits.get(tile, []) if x.kind == kind]
-        for x in exits:
-            spot = _badge_spot(x.x, x.y, x.dx, x.dy, boxes, [b for b, _ in badges])
-            badges.append((spot, number))
-        if not exits:
-            spot = _badge_around(ends[-1][0], boxes, [b for b, _ in badges])
-            badges.append((spot, number))
+        if t is not None:
+            ends.append(_open_end(t, number, kind))
+    # every free end and free half carries its number (both halves of a double count,
+    # though the view names a place once); a free flank counts nothing: no badge
+    for tile in by_tile:
+        for x in board.exits.get(tile, []):
+            if x.kind != FLANK:
+                spot = _badge_spot(x.x, x.y, x.dx, x.dy, boxes, [b for b, _ in badges])
+                badges.append((spot, x.number))
+    for box, number in board.loose:
+        badges.append((_badge_around(box, boxes, [b for b, _ in badges]), number))
     # shift everything to start at (0, 0), with a margin of half a unit
     every = [t.box for t in placed] + [b for b, _ in badges]
     left_edge = min(min(b.x for b in every) - 0.5, -width / 2 - 0.5)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from itertools import combinations
 from typing import Any
 
@@ -68,7 +69,9 @@ def _touch(a: dict[str, float], b: dict[str, float]) -> bool:
 
 def _short_form_of(text: str, name: str) -> bool:
     """``text`` is ``name`` or a documented short form of it: its start, an ellipsis, and
-    parts of the name that follow in order (render/names.py)."""
+    parts of the name that follow in order (render/names.py); words in brackets at the
+    end of a name ("(difícil)") may be left out, the strength being drawn as a tag."""
+    name = re.sub(r"\s+\([^()]*\)$", "", name)
     if text == name or text.startswith(name + " "):
         return True
     if "…" not in text:
