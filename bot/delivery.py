@@ -349,7 +349,10 @@ class Delivery(Generic[Origin]):
         if post is not None and post.game_id == board.game_id and post.message_id != RELEASED:
             if not board.repost and not self.depth.buried(key, post.message_id):
                 if await platform.edit_board(place, post.message_id, board, png):
-                    await self.service.board_shown(place, board.move_number)
+                    if board.hand_end:  # one write: a kill now leaves no half state
+                        await self._release(place, board)
+                    else:
+                        await self.service.board_shown(place, board.move_number)
                     await self._after_board(place, board)
                     return
                 # the message is gone (deleted by someone): post the board again
@@ -357,14 +360,19 @@ class Delivery(Generic[Origin]):
                 await platform.delete(place, post.message_id)  # buried or asked for
         message_id = await platform.post_board(place, board, png)
         self.depth.posted(key, message_id)
-        await self.service.keep_board_post(place, board.game_id, message_id, board.move_number)
+        if board.hand_end:
+            await self._release(place, board)
+        else:
+            await self.service.keep_board_post(place, board.game_id, message_id, board.move_number)
         await self._after_board(place, board)
+
+    async def _release(self, place: Place, board: Board) -> None:
+        """The board that ends a hand stays as the hand's picture: the next is new."""
+        await self.service.keep_board_post(place, board.game_id, RELEASED, board.move_number)
 
     async def _after_board(self, place: Place, board: Board) -> None:
         if board.final:  # nobody is told anything more in this game
             self.told.forget_game(board.game_id)
-        if board.hand_end:  # it stays as the hand's picture: the next board is new
-            await self.service.keep_board_post(place, board.game_id, RELEASED, board.move_number)
         await self.platform.after_board(place, board)
 
 

@@ -65,8 +65,12 @@ async def test_four_people_play_partnership_to_the_leaderboard(tg, bot) -> None:
     assert moves >= 10
     board = table.board()
     assert board is not None and not buttons(board)
-    assert len([m for m in tg.sent_to(GROUP) if m.get("photo")]) <= 2  # edited, not reposted
     photos = len([m for m in tg.sent_to(GROUP) if m.get("photo")])
+    # a hand's board is edited in place, not reposted; each hand's end stays as its own
+    # picture, so each hand has one board message (each after the first is named)
+    said = [m.get("text", "") for m in tg.sent_to(GROUP)]
+    hands = 1 + len([t for t in said if re.fullmatch(r"(Hand|Mano|Mão) \d+\.", t)])
+    assert hands <= photos <= 2 * hands, (hands, photos)  # (at most one burial a hand)
     await table.say("Beto", "/top")
     await tg.wait_for(
         lambda: len([m for m in tg.sent_to(GROUP) if m.get("photo")]) > photos,
@@ -199,7 +203,9 @@ async def test_killed_and_started_again_the_game_goes_on(tg, tmp_path) -> None:
             await tg.wait_for(lambda: table.board_updates() > updates, timeout=60, what="next hand")
         except AssertionError as error:
             raise AssertionError(f"{error}\n{second.log()}") from None
-        assert table.board()["message_id"] == board["message_id"]  # the same board, edited
+        # the next hand's board is a new message: the hand's end stays as its picture
+        assert table.board()["message_id"] != board["message_id"]
+        assert tg.message(GROUP, board["message_id"])["photo"]
         assert await table.play_out() >= 3
         assert not buttons(table.board())
     finally:
