@@ -87,7 +87,7 @@ async def test_leaderboard_stats_and_forget(store: Store) -> None:
     assert png.startswith(b"\x89PNG") and "Ana" in picture.text and "Beto" in picture.text
     assert "Ana" in texts(await room.say("Carla", "/top draw week"))
     stats = texts(await room.say("Ana", "/stats"))
-    assert "1 games" in stats and "Rating" in stats
+    assert "1 game," in stats and "Rating" in stats
     assert "Beto" in texts(await room.say("Ana", "/stats beto"))
     asked = await room.say("Ana", "/forget")
     assert asked[0].buttons

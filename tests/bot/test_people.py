@@ -87,7 +87,7 @@ async def test_stats_finds_people_by_handle_name_mention_and_id(store: Store) ->
     await play_out(room, ["Ana", "Beto"])
     for asked in ("@beto_p", "@BETO_P", "beto", "BETO", "user:4242", "<@4242>", "<@!4242>"):
         answer = texts(await room.say("Carla", f"/stats {asked}"))
-        assert "Beto: 1 games" in answer, (asked, answer)
+        assert "Beto: 1 game," in answer, (asked, answer)
     assert "do not know" in texts(await room.say("Carla", "/stats @nobody"))
 
 
