@@ -72,12 +72,13 @@ class TelegramPlatform(Platform[None]):
 
     async def post_board(self, place: Place, board: Board, png: bytes) -> str:
         chat, topic = chat_of(place)
+        caption = await self._told_before(place, board.text)
         sent = await self._call(
             self.bot.send_photo,
             chat_id=chat,
             photo=png,
             filename=photo_name("board", board.game_id, board.move_number),
-            caption=board.text[:CAPTION],
+            caption=caption,
             reply_markup=keyboard(board.buttons),
             message_thread_id=topic,
         )
@@ -85,18 +86,28 @@ class TelegramPlatform(Platform[None]):
 
     async def edit_board(self, place: Place, message_id: str, board: Board, png: bytes) -> bool:
         name = photo_name("board", board.game_id, board.move_number)
+        caption = await self._told_before(place, board.text)
         try:
             await self._call(
                 self.bot.edit_message_media,
                 chat_id=chat_of(place)[0],
                 message_id=int(message_id),
-                media=InputMediaPhoto(png, caption=board.text[:CAPTION], filename=name),
+                media=InputMediaPhoto(png, caption=caption, filename=name),
                 reply_markup=keyboard(board.buttons),
             )
         except BadRequest as error:
             # "not modified": it shows the board already; else the message is gone
             return "not modified" in str(error).lower()
         return True
+
+    async def _told_before(self, place: Place, text: str) -> str:
+        """The board's caption; what a caption cannot hold (a long run of moves: an
+        eight-player first round) goes first as texts of its own, whole lines, so no
+        move of the room's story is cut off."""
+        head, caption = split_caption(text)
+        for part in head:
+            await self._send_text(place, part, (), None)
+        return caption
 
     async def delete(self, place: Place, message_id: str) -> None:
         # too old to delete, or already gone: then it stays where it is
@@ -284,3 +295,25 @@ def _with_mentions(text: str, people: tuple[Person, ...]) -> str:
         else f'<a href="tg://user?id={int(linked.platform_id)}">{html.escape(piece)}</a>'
         for piece, linked in pieces
     )
+
+
+def split_caption(text: str, limit: int = CAPTION) -> tuple[list[str], str]:
+    """``text`` as texts to send first (each within a message's length) and a caption
+    within ``limit``: whole lines, the last ones in the caption."""
+    if len(text) <= limit:
+        return [], text
+    lines = text.split("\n")
+    kept: list[str] = []
+    while lines and len("\n".join([lines[-1], *kept])) <= limit:
+        kept.insert(0, lines.pop())
+    if not kept:  # one line longer than a caption: its end is what the picture says
+        line = lines.pop()
+        lines.append(line[: len(line) - limit + 1] + "…")
+        kept = ["…" + line[len(line) - limit + 1 :]]
+    head: list[str] = []
+    for line in lines:
+        if head and len(head[-1]) + 1 + len(line) <= TEXT:
+            head[-1] += "\n" + line
+        else:
+            head.append(line[:TEXT])
+    return head, "\n".join(kept)
