@@ -357,7 +357,29 @@ def _chain(
         chain.append(current)
 
 
+# When an arm finds no room, the table is laid again wider (smaller tiles) before any
+# arm is drawn apart: on 40 random fido12 hands of 4, 6 and 8 players, arms drawn apart
+# fell from 8, 18 and 11 to 2, 3 and 0 (wider still did not help the rest).
+WIDER = (4 / 3, 5 / 3)
+
+
 def layout_divisor(
+    placements: Sequence[Placement],
+    open_sides: Sequence[tuple[int, Tile, int]] = (),
+    width: float = WIDTH,
+) -> LineLayout:
+    """:func:`layout_divisor_at` ``width``, or wider when an arm would be drawn apart."""
+    layout = layout_divisor_at(placements, open_sides, width)
+    for factor in WIDER:
+        if not layout.links:
+            break
+        wider = layout_divisor_at(placements, open_sides, width * factor)
+        if len(wider.links) < len(layout.links):
+            layout = wider
+    return layout
+
+
+def layout_divisor_at(
     placements: Sequence[Placement],
     open_sides: Sequence[tuple[int, Tile, int]] = (),
     width: float = WIDTH,
