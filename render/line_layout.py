@@ -370,6 +370,8 @@ def layout_divisor(
 ) -> LineLayout:
     """:func:`layout_divisor_at` ``width``, or wider when an arm would be drawn apart."""
     layout = layout_divisor_at(placements, open_sides, width)
+    if max((p.tile.hi for p in placements), default=0) > 12:
+        return layout  # double-15 and up: too many tiles for a wider try to pay
     for factor in WIDER:
         if not layout.links:
             break
