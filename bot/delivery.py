@@ -348,11 +348,15 @@ class Delivery(Generic[Origin]):
         post = await self.service.board_post(place)
         if post is not None and post.game_id == board.game_id and post.message_id != RELEASED:
             if not board.repost and not self.depth.buried(key, post.message_id):
+                if board.hand_end:
+                    # released before the edit: a process killed between the two must
+                    # not leave the next hand's board to overwrite this hand's end
+                    # (still showing the move before: a restart shows the board again)
+                    await self.service.keep_board_post(
+                        place, board.game_id, RELEASED, post.move_number
+                    )
                 if await platform.edit_board(place, post.message_id, board, png):
-                    if board.hand_end:  # one write: a kill now leaves no half state
-                        await self._release(place, board)
-                    else:
-                        await self.service.board_shown(place, board.move_number)
+                    await self.service.board_shown(place, board.move_number)
                     await self._after_board(place, board)
                     return
                 # the message is gone (deleted by someone): post the board again
