@@ -192,12 +192,16 @@ async def test_four_people_play_partnership_to_the_leaderboard(fake, bot, table)
     hands = 1 + len([t for t in said if re.fullmatch(r"(Hand|Mano|Mão) \d+\.", t)])
     posts = len(board_posts(fake))
     assert hands <= posts <= 2 * hands, (hands, posts)  # (at most one burial a hand)
-    summaries = [
-        m
-        for m in fake.messages(CHANNEL)
-        if int(m["id"]) > int(board["id"]) and m["content"] and not m["attachments"]
-    ]
-    assert summaries, "no summary of the game in the channel"
+
+    def summaries() -> list[dict]:
+        return [
+            m
+            for m in fake.messages(CHANNEL)
+            if int(m["id"]) > int(board["id"]) and m["content"] and not m["attachments"]
+        ]
+
+    # (the summary may follow the final board out: waited for, not read at once)
+    await fake.wait_for(summaries, what="a summary of the game in the channel")
     # everyone's hand came by DM: "<name>, your turn" rides on the board, no mention of its own
     assert "your turn" in board["content"]
     calls = [
