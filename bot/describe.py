@@ -262,11 +262,11 @@ def line_words(placements: Sequence[Placement]) -> tuple[str, list[tuple[str, st
 def open_ends(view: View) -> list[int]:
     """Every open end's number, repeats kept ("6, 6"): in divisor games the ends that
     count, a double with both halves free twice (the count is their sum)."""
-    if not view.rules.divisor:
-        return [side.number for side in view.open_sides]
-    if len(view.placements) == 1:  # the opener alone: both its ends count
+    if len(view.placements) == 1:  # the opener alone: both its ends are open ("6, 6")
         tile = view.placements[0].tile
         return [tile.hi, tile.lo]
+    if not view.rules.divisor:
+        return [side.number for side in view.open_sides]
     covered: dict[int, int] = {}  # halves of each double covered by a tile
     for p in view.placements:
         if p.on is not None and p.kind == HALF:

@@ -304,3 +304,15 @@ def test_mexican_trains_are_turned_to_match() -> None:
         if tiles:
             assert tiles[0][0] == view.engine.hi
             assert all(a[1] == b[0] for a, b in pairwise(tiles))
+
+
+def test_a_lone_opening_double_shows_both_ends_in_a_line_game_too() -> None:
+    """Issue 21: "open ends" said "6" for the ends 6 and 6."""
+    # (partnership opens with the 6-6: the ends 6 and 6; the others with any tile)
+    for preset, players in (("draw", 3), ("partnership", 4), ("block", 2)):
+        view = played(preset, players, 0, 1)
+        opener = view.placements[0].tile
+        text = describe_table(view, ["Ana", "Beto", "Carla", "Dani"][:players], "en")
+        line = next(x for x in text.splitlines() if x.startswith("Open ends: "))
+        ends = sorted(int(n) for n in line.removeprefix("Open ends: ").split(", "))
+        assert ends == sorted([opener.hi, opener.lo]), (preset, text)
