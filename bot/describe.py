@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.goal import goal_of
 from engine.keys import move_keys
 from engine.line import END, HALF, Placement
 from engine.moves import MEXICAN, Action, Move
@@ -12,7 +13,7 @@ from engine.outcome import CountScore
 from engine.rules import Rules
 from engine.tiles import Tile
 from engine.views import View
-from lang import N_, tr
+from lang import tr
 
 
 def move_words(lang: str, move: Move, names: Sequence[str]) -> str:
@@ -304,47 +305,12 @@ def describe_hand(view: View, names: Sequence[str], lang: str) -> str:
 
 # The words of render/words.py's goal_text (the service imports nothing of render/;
 # tests/render/test_target_shown.py holds the two to the same words).
-_GOAL_HEADS = {
-    "target": N_("to {target}"),
-    "one_hand": N_("1 hand"),
-    "hands": N_("hand {n} of {hands}"),
-    "rounds": N_("round {n} of {rounds}"),
-}
-_GOAL_WAYS = {
-    "reach_loses": N_("whoever reaches it loses"),
-    "reach_wins": N_("whoever reaches it wins"),
-    "most": N_("most points win"),
-    "fewest": N_("fewest points win"),
-}
 
 
 def goal_text(rules: Rules, number: int, lang: str) -> str:
     """The target and which way it counts, as the board and the score sheet say it: "a
     100: pierde quien llega", "ronda 3 de 13: menos puntos gana", "1 mano" (``number``:
     the hand or round being played)."""
-    most = rules.score_to == "winner"
-    way = "most" if most else "fewest"
-    number = max(1, number)
-    params: dict[str, int] = {}
-    if rules.family == "train":
-        head = "rounds"
-        params["rounds"] = rules.rounds or rules.set + 1
-        params["n"] = min(number, params["rounds"])
-    elif rules.target is not None and not rules.single_hand:
-        head = "target"
-        params["target"] = rules.target
-        if most:
-            way = "reach_wins"
-        elif rules.partners:
-            way = "reach_loses"
-    elif rules.hands is not None and rules.hands > 1:
-        head = "hands"
-        params.update(n=min(number, rules.hands), hands=rules.hands)
-    else:  # one hand (single_hand: the hand's winner wins the game)
-        head = "one_hand"
-    message = _GOAL_HEADS[head]
-    words = tr(lang, message, **params)
-    if head == "one_hand" and rules.family != "divisor":
-        return words
-    message = _GOAL_WAYS[way]
-    return f"{words}: {tr(lang, message)}"
+    head, params, way = goal_of(rules, number)
+    words = tr(lang, head, **params)
+    return words if way is None else f"{words}: {tr(lang, way)}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.goal import goal_of
 from engine.rules import Rules
 from lang import LANGUAGES, N_, tr
 
@@ -48,18 +49,6 @@ def word(key: str, lang: str = "es") -> str:
 # and the score sheet say it. bot/describe.py's goal_text says the same with the same ids
 # (the service draws no picture and imports nothing of render/;
 # tests/render/test_target_shown.py holds the two to the same words).
-_HEADS: dict[str, str] = {
-    "target": N_("to {target}"),
-    "one_hand": N_("1 hand"),
-    "hands": N_("hand {n} of {hands}"),
-    "rounds": N_("round {n} of {rounds}"),
-}
-_WAYS: dict[str, str] = {
-    "reach_loses": N_("whoever reaches it loses"),
-    "reach_wins": N_("whoever reaches it wins"),
-    "most": N_("most points win"),
-    "fewest": N_("fewest points win"),
-}
 
 
 def numbers_hands(rules: Rules) -> bool:
@@ -72,29 +61,6 @@ def goal_text(rules: Rules, number: int, lang: str = "es") -> str:
     """The target and which way it counts: "a 100: pierde quien llega" (score_to =
     loser), "a 200: gana quien llega", "ronda 3 de 13: menos puntos gana", "1 mano"
     (``number``: the hand or round being played, from 1)."""
-    most = rules.score_to == "winner"
-    way = "most" if most else "fewest"
-    number = max(1, number)
-    params: dict[str, int] = {}
-    if rules.family == "train":
-        head = "rounds"
-        params["rounds"] = rules.rounds or rules.set + 1
-        params["n"] = min(number, params["rounds"])
-    elif rules.target is not None and not rules.single_hand:
-        head = "target"
-        params["target"] = rules.target
-        if most:
-            way = "reach_wins"
-        elif rules.partners:
-            way = "reach_loses"
-    elif rules.hands is not None and rules.hands > 1:
-        head = "hands"
-        params.update(n=min(number, rules.hands), hands=rules.hands)
-    else:  # one hand (single_hand: the hand's winner wins the game)
-        head = "one_hand"
-    message = _HEADS[head]
-    words = tr(lang, message, **params)
-    if head == "one_hand" and rules.family != "divisor":
-        return words
-    message = _WAYS[way]
-    return f"{words}: {tr(lang, message)}"
+    head, params, way = goal_of(rules, number)
+    words = tr(lang, head, **params)
+    return words if way is None else f"{words}: {tr(lang, way)}"
