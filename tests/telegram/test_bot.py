@@ -37,13 +37,6 @@ POSTGRES = os.environ.get("TEST_DATABASE_URL")
 
 
 @pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram() as fake:
-        fake.group(GROUP, "Dominó del barrio")
-        yield fake
-
-
-@pytest.fixture
 async def bot(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
     process = await BotProcess(tg, tmp_path).polling()
     yield process

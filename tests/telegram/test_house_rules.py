@@ -8,29 +8,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
 
 from engine.rules import Rules
 from tests.telegram.driver import GROUP, JSON, BotProcess, Table, buttons
 from tests.telegram.fake_api import FakeTelegram
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram() as fake:
-        fake.group(GROUP, "Dominó del barrio")
-        yield fake
-
-
-@pytest.fixture
-async def bot(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
-    process = await BotProcess(tg, tmp_path).polling()
-    yield process
-    await process.stop()
-    assert not process.tracebacks(), process.tracebacks()
 
 
 def newest(tg: FakeTelegram, wanted: str) -> JSON | None:

@@ -5,12 +5,8 @@ against the fake Bot API."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
-
-import pytest
 
 from bot import texts
 from bot.model import File, Picture, Place
@@ -18,21 +14,6 @@ from bot.telegram.delivery import TelegramPlatform
 from lang import tr
 from tests.telegram.driver import GROUP, JSON, BotProcess, Table, buttons
 from tests.telegram.fake_api import FakeTelegram
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram() as fake:
-        fake.group(GROUP, "Dominó del barrio")
-        yield fake
-
-
-@pytest.fixture
-async def bot(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
-    process = await BotProcess(tg, tmp_path).polling()
-    yield process
-    await process.stop()
-    assert not process.tracebacks(), process.tracebacks()
 
 
 def lobbies(tg: FakeTelegram) -> list[JSON]:

@@ -19,13 +19,6 @@ PEOPLE = {"Ana": 701, "Beto": 702, "Carla": 703, "Dani": 704}
 
 
 @pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram() as fake:
-        fake.group(GROUP, "Dominó del barrio")
-        yield fake
-
-
-@pytest.fixture
 async def bot(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
     process = await BotProcess(tg, tmp_path).polling()
     yield process
