@@ -17,6 +17,7 @@ test: $(VENV)/.test
 bench: $(VENV)/.bench
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/render.py
+	$(BIN)/python bench/arms_apart.py
 	$(BIN)/python bench/decisions.py
 	$(BIN)/python bench/service.py
 	$(BIN)/python bench/saves.py  # a move at hand 1 and at hand 2,000

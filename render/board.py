@@ -285,13 +285,19 @@ class _Painter:
         others = [self.at(t.box) for t in self.tiles] + [self.at(b) for b, _ in self.badges]
         width, height = self.image.size
         ring = max(2, round(self.unit / 10)) + 3
+        # beside the tile's corners and sides, then a step further out each time: the
+        # first spot clear of every tile and badge
         spots = [
-            (right + ring, top - h - ring / 2),
-            (left - w - ring, top - h - ring / 2),
-            (right + ring, bottom + ring / 2),
-            (left - w - ring, bottom + ring / 2),
-            (right + ring, (top + bottom - h) / 2),
-            (left - w - ring, (top + bottom - h) / 2),
+            (x + dx * step * h, y + dy * step * h)
+            for step in range(4)
+            for x, y, dx, dy in (
+                (right + ring, top - h - ring / 2, 0, -1),
+                (left - w - ring, top - h - ring / 2, 0, -1),
+                (right + ring, bottom + ring / 2, 0, 1),
+                (left - w - ring, bottom + ring / 2, 0, 1),
+                (right + ring, (top + bottom - h) / 2, 1, 0),
+                (left - w - ring, (top + bottom - h) / 2, -1, 0),
+            )
         ]
         table = self.scene.table.scaled(1)
         chosen = spots[0]

@@ -13,6 +13,7 @@ own in a band below the centre, joined to its double by a link.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -194,6 +195,7 @@ class _Exit:
     heading: int  # the arm's way along a row (+1: right), for its snake
     turn: int  # where the arm's snake turns (+1: down)
     run: int  # tiles laid one after another up or down since the arm last ran along a row
+    room: float = 0.0  # kept free beyond it: a double's half that an arm will grow from
 
 
 @dataclass
@@ -215,6 +217,12 @@ class _Board:
         self.exits: dict[Tile, list[_Exit]] = {}
         self.loose: list[tuple[Box, int]] = []  # open ends of tiles left out of the arms
         self.budget = 0
+        self.rng = random.Random(order) if order >= 2 else None
+        self.variant: dict[Tile, int] = {}  # an arm's first tile -> which shape to try
+        self.arm: Tile | None = None  # the first tile of the arm being laid
+        self.halves: dict[Tile, int] = {}  # a double -> the arms laid on its halves
+        self.arm_of: dict[Tile, Tile] = {}  # a tile -> the first tile of its arm
+        self.arm_on: dict[Tile, Tile] = {}  # an arm's first tile -> the tile it hangs from
 
     def free(self, tile: PlacedTile, at: _Exit, exits: list[_Exit]) -> bool:
         """``tile`` (laid against ``at``) stays on the table, clear of every tile but its
@@ -258,8 +266,10 @@ class _Board:
                 ends = [(cx - 1.0, cy, -1, 0), (cx + 1.0, cy, 1, 0)]
             fx, fy = cx + at.dx * 0.5, cy + at.dy * 0.5
             exits = [_Exit(fx, fy, at.dx, at.dy, FLANK, n, heading, at.turn, run)]
+            room = ROOM if self.halves.get(tile) else 0.0
             exits += [
-                _Exit(x, y, dx, dy, HALF, n, heading, dy or at.turn, 0) for x, y, dx, dy in ends
+                _Exit(x, y, dx, dy, HALF, n, heading, dy or at.turn, 0, room)
+                for x, y, dx, dy in ends
             ]
             return PlacedTile(tile, box, n, n, p.on, n), exits
         other = tile.other(n)
@@ -276,12 +286,18 @@ class _Board:
             # a tile turning at a double's flank would lie along the double's other half
             return [e]
         if at.dx:  # along a row: on, else turn (the arm's way first)
-            return [e, (0, at.turn), (0, -at.turn)]
-        rooms = sorted(((self.half - at.x * s, s) for s in (1, -1)), reverse=True)
-        sideways = [(s, 0) for _, s in rooms]
-        if at.run >= self.vmax:
-            return [*sideways, e]
-        return [e, *sideways]
+            ways = [e, (0, at.turn), (0, -at.turn)]
+        else:
+            rooms = sorted(((self.half - at.x * s, s) for s in (1, -1)), reverse=True)
+            sideways = [(s, 0) for _, s in rooms]
+            ways = [*sideways, e] if at.run >= self.vmax else [e, *sideways]
+        if self.rng is not None:  # a shuffled attempt: other shapes than the likeliest
+            self.rng.shuffle(ways)
+        turn = self.variant.get(self.arm, 0) if self.arm is not None else 0
+        if turn:  # an arm whose shape boxed in an arm of its own: another shape this time
+            k = turn % len(ways)
+            ways = ways[k:] + ways[:k]
+        return ways
 
     def lay(self, chain: list[Placement], i: int, at: _Exit, best: list[int]) -> bool:
         if i == len(chain):
@@ -330,10 +346,13 @@ def _loose_ends(
 
 
 def _zone(x: _Exit) -> Box:
-    """The place just outside an open end where its badge goes."""
+    """The place just outside an open end where its badge goes, or, for a double's half
+    an arm will grow from, the room of that arm's first tile."""
     size = BADGE + 0.1
-    cx, cy = x.x + x.dx * size / 2, x.y + x.dy * size / 2
-    return Box(cx - size / 2, cy - size / 2, size, size)
+    depth, across = (x.room, 1.0) if x.room else (size, size)
+    cx, cy = x.x + x.dx * depth / 2, x.y + x.dy * depth / 2
+    w, h = (depth, across) if x.dx else (across, depth)
+    return Box(cx - w / 2, cy - h / 2, w, h)
 
 
 def _chain(
@@ -359,8 +378,12 @@ def _chain(
 
 # When an arm finds no room, the table is laid again wider (smaller tiles) before any
 # arm is drawn apart: on 40 random fido12 hands of 4, 6 and 8 players, arms drawn apart
-# fell from 8, 18 and 11 to 2, 3 and 0 (wider still did not help the rest).
-WIDER = (4 / 3, 5 / 3)
+# fell from 8, 18 and 11 to 2, 3 and 0 at 5/3; the rest (about 3 in 100) needed 5/2,
+# where the rows seldom turn, or the arms laid in a shuffled order.
+WIDER = (5 / 3, 5 / 2)
+SHUFFLES = 6
+ATTEMPTS = 240  # attempts at most after the first width: about half a second
+ROOM = 1.25  # units kept free beyond a double's half that carries an arm
 
 
 def layout_divisor(
@@ -372,10 +395,16 @@ def layout_divisor(
     layout = layout_divisor_at(placements, open_sides, width)
     if max((p.tile.hi for p in placements), default=0) > 12:
         return layout  # double-15 and up: too many tiles for a wider try to pay
-    for factor in WIDER:
-        if not layout.links:
+    tries: list[tuple[float, tuple[int, ...]]] = [(f, (0, 1)) for f in WIDER]
+    tries += [(f, (seed,)) for seed in range(2, 2 + SHUFFLES) for f in (1.0, *WIDER)]
+    tries.sort(key=lambda t: t[1][0] >= 2)
+    budget = [ATTEMPTS]
+    for factor, orders in tries:
+        if not layout.links or budget[0] <= 0:
             break
-        wider = layout_divisor_at(placements, open_sides, width * factor)
+        wider = layout_divisor_at(
+            placements, open_sides, width * factor, orders, budget, frame=width
+        )
         if len(wider.links) < len(layout.links):
             layout = wider
     return layout
@@ -385,6 +414,9 @@ def layout_divisor_at(
     placements: Sequence[Placement],
     open_sides: Sequence[tuple[int, Tile, int]] = (),
     width: float = WIDTH,
+    orders: Sequence[int] = (0, 1),
+    budget: list[int] | None = None,
+    frame: float | None = None,
 ) -> LineLayout:
     """The divisor family's table as it is laid: the opening double (the spinner) in the
     middle with the line running both ways from its flanks and arms up and down from its
@@ -394,10 +426,15 @@ def layout_divisor_at(
     first that seats every tile wins."""
     best: tuple[tuple[float, float], _Board, list[Link]] | None = None
     for vmax in (1, 2, 3):
-        for order in (0, 1):
+        for order in orders:
             urgent: dict[Tile, int] = {}
-            for _ in range(8):  # an arm that found no room is laid earlier next time
-                board, links, failed = _attempt(placements, width, vmax, order, urgent)
+            variant: dict[Tile, int] = {}
+            for _ in range(8 if budget is None else 4):  # an arm that found no room: earlier
+                if budget is not None:
+                    if budget[0] <= 0:
+                        break
+                    budget[0] -= 1
+                board, links, failed = _attempt(placements, width, vmax, order, urgent, variant)
                 left_out = sum(len(c) for _, c in failed)
                 height = max(t.box.bottom for t in board.placed) - min(
                     t.box.y for t in board.placed
@@ -407,15 +444,30 @@ def layout_divisor_at(
                     best = (score, board, links)
                 if not failed:
                     break
-                for _, chain in failed:
-                    urgent[chain[0].tile] = urgent.get(chain[0].tile, 0) + 1
+                for on, chain in failed:
+                    # the arm it hangs from takes another shape next time (its double may
+                    # then lie where its halves have room)
+                    above = board.arm_of.get(on)
+                    if above is not None:
+                        variant[above] = variant.get(above, 0) + 1
+                    # the arm, and every arm it hangs from: a half boxed in by an earlier
+                    # arm gets room only when its own ancestors are laid before that arm
+                    first, hang = chain[0].tile, on
+                    while True:
+                        urgent[first] = urgent.get(first, 0) + 1
+                        above = board.arm_of.get(hang)
+                        if above is None or above == first or above not in board.arm_on:
+                            break
+                        first, hang = above, board.arm_on[above]
             if best is not None and best[0][0] == 0:
                 break
         if best is not None and best[0][0] == 0:
             break
     assert best is not None
     _, board, links = best
-    return _finish(board, links, open_sides, width)
+    # a table laid wider shows only what it uses, at least the usual width: the tiles are
+    # then as large as the picture allows, not as small as the wider try made room for
+    return _finish(board, links, open_sides, width if frame is None else frame)
 
 
 def _attempt(
@@ -424,6 +476,7 @@ def _attempt(
     vmax: int,
     order: int,
     urgent: dict[Tile, int],
+    variant: dict[Tile, int] | None = None,
 ) -> tuple[_Board, list[Link], list[tuple[Tile, list[Placement]]]]:
     children: dict[Tile, list[Placement]] = {}
     ply = {p.tile: i for i, p in enumerate(placements)}
@@ -431,6 +484,11 @@ def _attempt(
         assert p.on is not None
         children.setdefault(p.on, []).append(p)
     board = _Board(width / 2, vmax, order)
+    board.variant = variant if variant is not None else {}
+    for p in placements[1:]:
+        if p.kind == HALF and p.on is not None:
+            board.halves[p.on] = board.halves.get(p.on, 0) + 1
+    shuffle = {p.tile: random.Random(order * 7919 + i).random() for i, p in enumerate(placements)}
     root = placements[0].tile
     if root.is_double:
         box = Box(-0.5, -1.0, 1.0, 2.0)
@@ -454,6 +512,8 @@ def _attempt(
     while pending:
         if order == 0:  # in the order played
             pending.sort(key=lambda a: (-urgent.get(a[1].tile, 0), ply[a[1].tile]))
+        elif order >= 2:  # a shuffled order, seeded: tried when the two above left an arm out
+            pending.sort(key=lambda a: (-urgent.get(a[1].tile, 0), shuffle[a[1].tile]))
         else:  # the main line first, then arms on halves
             pending.sort(
                 key=lambda a: (-urgent.get(a[1].tile, 0), a[1].kind == HALF, ply[a[1].tile])
@@ -461,12 +521,15 @@ def _attempt(
         on, first = pending.pop(0)
         arms: list[tuple[Tile, Placement]] = []
         chain = _chain(first, children, arms)
+        board.arm_on[first.tile] = on
+        board.arm_of.update((p.tile, first.tile) for p in chain)
         kind = first.kind
         free = [x for x in board.exits.get(on, []) if x.kind == kind]
         if not root.is_double and on == root and first.number != root.hi:
             free = free[::-1]  # the high number shows on the left
         laid = False
         best = [0]
+        board.arm = first.tile
         for at in free:
             board.budget = 400
             if board.lay(chain, 0, at, best):
@@ -522,14 +585,16 @@ def _finish(
         badges.append((_badge_around(box, boxes, [b for b, _ in badges]), number))
     # shift everything to start at (0, 0), with a margin of half a unit
     every = [t.box for t in placed] + [b for b, _ in badges]
-    left_edge = min(min(b.x for b in every) - 0.5, -width / 2 - 0.5)
+    lo, hi = min(b.x for b in every), max(b.right for b in every)
+    # the usual table around the spinner; a table wider than that, just what it uses
+    left_edge = lo - 0.5 if hi - lo > width else min(lo - 0.5, -width / 2 - 0.5)
     top = min(b.y for b in every) - 0.5
     placed = [t.moved(-left_edge, -top) for t in placed]
     links = [
         Link(k.start.moved(-left_edge, -top), k.end.moved(-left_edge, -top), k.number)
         for k in links
     ]
-    right_edge = max(max(b.right for b in every) - left_edge + 0.5, width + 1.0)
+    right_edge = max(hi - left_edge + 0.5, width + 1.0)
     height = max(b.bottom for b in every) - top + 0.5
     return LineLayout(
         right_edge,
