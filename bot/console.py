@@ -21,8 +21,22 @@ from typing import TextIO
 
 from bot import registry
 from bot.describe import describe_table
-from bot.model import Board, Button, Command, Effect, File, Hand, Person, Picture, Place, Say
-from bot.pictures import board_png, hand_png, leaderboard_png
+from bot.model import (
+    Board,
+    Button,
+    Command,
+    Effect,
+    Elsewhere,
+    File,
+    Hand,
+    Lobby,
+    OpenTables,
+    Person,
+    Picture,
+    Place,
+    Say,
+)
+from bot.pictures import board_png, hand_png, picture_png
 from bot.service import GameService
 from bot.timer_loop import TimerLoop
 from lang import language, tr
@@ -49,6 +63,7 @@ class Console:
         self.name = name
         self.lang = language(lang)
         self.place = Place(*PLACE_ID, community_name="console", locale=self.lang)
+        self.rooms: set[str] = {self.place.room}  # the rooms seen (tournament tables too)
 
     def print(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -107,6 +122,9 @@ class Console:
         action, args = words[0].lower().split("@")[0], tuple(words[1:])
         if action in ("quit", "exit", "salir", "sair"):
             return False
+        if action in ("room", "sala"):
+            self._room(args)
+            return True
         if action == "as":
             if not args:
                 self.print(tr(self.lang, "Who? For example: /as Ana"))
@@ -126,6 +144,19 @@ class Console:
             self._commands()
         return True
 
+    def _room(self, args: tuple[str, ...]) -> None:
+        """``/room`` lists the console's rooms; ``/room <name>`` moves there (a tournament's
+        table, or a room of your own: any name opens one)."""
+        if not args:
+            rooms = ", ".join(sorted({self.place.room, *self.rooms}))
+            self.print(tr(self.lang, "You are in {room}. Rooms: {rooms}", room=self.place.room,
+                          rooms=rooms))  # fmt: skip
+            return
+        name = _safe(" ".join(args))[:40]
+        self.place = replace(self.place, room=name)
+        self.rooms.add(name)
+        self.print(tr(self.lang, "You are in {room} now.", room=name))
+
     def _commands(self) -> None:
         """Every command people use, with what it does (the registry's order)."""
         self.print(tr(self.lang, "Commands:"))
@@ -134,14 +165,23 @@ class Console:
         self.print(
             tr(
                 self.lang,
-                "/as <name> plays as someone else at this table; /quit leaves (the game"
-                " stays saved).",
+                "/as <name> plays as someone else at this table; /room <name> moves to"
+                " another room (a tournament's table); /quit leaves (the game stays saved).",
             )
         )
 
-    async def deliver(self, _place: Place, effects: list[Effect]) -> None:
+    async def deliver(self, place: Place, effects: list[Effect]) -> None:
+        """Print what happens in the room you are in; of the other rooms (a tournament's
+        other tables) only what is said, marked with the room's name."""
+        if place.room != self.place.room:
+            await self._elsewhere(place, effects)
+            return
         for effect in effects:
-            if isinstance(effect, Board):
+            if isinstance(effect, OpenTables):
+                await self._open_tables(effect)
+            elif isinstance(effect, Elsewhere):
+                await self.deliver(effect.place, list(effect.effects))
+            elif isinstance(effect, Board):
                 path = self.pictures / "board.png"
                 png = await board_png(effect)
                 _write_private(path, png)
@@ -174,10 +214,32 @@ class Console:
                 self._buttons(effect.buttons)
             elif isinstance(effect, Picture):
                 self._only(effect.private)
-                self._saved("leaderboard.png", await leaderboard_png(effect), effect.text)
+                self._saved(effect.name, await picture_png(effect), effect.text)
             elif isinstance(effect, File):
                 self._only(effect.private)
                 self._saved(effect.name, effect.data, effect.text)
+
+    async def _elsewhere(self, place: Place, effects: list[Effect]) -> None:
+        self.rooms.add(place.room)
+        for effect in effects:
+            if isinstance(effect, OpenTables):
+                await self._open_tables(effect)
+            elif isinstance(effect, Elsewhere):
+                await self.deliver(effect.place, list(effect.effects))
+            elif _heard_elsewhere(effect, self.name):
+                self.print(f"[{place.room}] " + effect.text)
+
+    async def _open_tables(self, tables: OpenTables) -> None:
+        """A console room per table ("r1-t2"): its game made there; the list printed."""
+        lines = [tables.text]
+        for table in tables.tables:
+            room = replace(self.place, room=f"r{tables.round}-t{table.number}")
+            self.rooms.add(room.room)
+            made = await self.service.open_table(room, tables.tournament_id, tables.round,
+                                                 table.number)  # fmt: skip
+            await self.deliver(room, made)
+            lines.append(f"{table.line} → /room {room.room}")
+        self.print("\n".join(lines))
 
     def _only(self, person: Person | None) -> None:
         if person is not None:
@@ -192,6 +254,14 @@ class Console:
     def _buttons(self, buttons: tuple[Button, ...]) -> None:
         for button in buttons:
             self.print(f"  [{button.label}] → /{button.command}")
+
+
+def _heard_elsewhere(effect: Effect, me: str) -> bool:
+    """What the console prints of another room: what is said to everyone there (not its
+    lobby), and your own hand."""
+    if isinstance(effect, Hand):
+        return effect.person.name == me
+    return isinstance(effect, Say) and effect.private is None and not isinstance(effect, Lobby)
 
 
 def _write_private(path: Path, data: bytes) -> None:

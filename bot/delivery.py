@@ -38,9 +38,11 @@ from bot import pictures
 from bot.model import (
     Board,
     Effect,
+    Elsewhere,
     File,
     Hand,
     Lobby,
+    OpenTables,
     Person,
     Picture,
     Place,
@@ -163,7 +165,7 @@ class Told:
 
 
 class Posts(Protocol):
-    """The service's memory of each room's board message (bot/service.py)."""
+    """The service's memory of each room's board and lobby messages (bot/service.py)."""
 
     async def board_post(self, place: Place) -> Post | None: ...
 
@@ -172,6 +174,18 @@ class Posts(Protocol):
     ) -> None: ...
 
     async def board_shown(self, place: Place, move_number: int) -> None: ...
+
+    async def lobby_post(self, place: Place) -> Post | None: ...
+
+    async def hand_shown(self, place: Place, game_id: int, move_number: int) -> None: ...
+
+    async def keep_lobby_post(self, place: Place, game_id: int, message_id: str) -> None: ...
+
+    async def drop_lobby_post(self, place: Place) -> None: ...
+
+    async def open_table(
+        self, place: Place, tournament_id: int, round_number: int, table: int
+    ) -> list[Effect]: ...
 
 
 class Platform(ABC, Generic[Origin]):
@@ -218,6 +232,15 @@ class Platform(ABC, Generic[Origin]):
     async def lobby(self, place: Place, lobby: Lobby, origin: Origin | None) -> str | None:
         """A game's lobby; a newer one of the same game may replace it (Discord)."""
         return await self.room_text(place, lobby, origin)
+
+    async def open_room(self, place: Place, title: str) -> Place | None:
+        """A new room under ``place`` for a tournament table, called ``title`` (a Discord
+        thread, a Telegram forum topic, a console room); None when there can be none."""
+        return None
+
+    def link(self, place: Place) -> str:
+        """How a message in another room points at the room ``place`` ("" for none)."""
+        return ""
 
     @abstractmethod
     async def private_text(
@@ -316,6 +339,8 @@ class Delivery(Generic[Origin]):
             png = await pictures.hand_png(effect)
             if not await platform.hand(place, effect, png, origin):
                 await self._tell(place, effect.person, effect.game_id)
+            elif effect.buttons:  # a hand to act on went out: a restart need not send it
+                await self.service.hand_shown(place, effect.game_id, effect.move_number)
         elif isinstance(effect, Lobby):
             self._posted(place, await platform.lobby(place, effect, origin))
         elif isinstance(effect, Say):  # a turn call, a reply, a popup, a text
@@ -329,6 +354,31 @@ class Delivery(Generic[Origin]):
             self._posted(place, await platform.picture(place, effect, png, origin))
         elif isinstance(effect, File):
             self._posted(place, await platform.file(place, effect, origin))
+        elif isinstance(effect, Elsewhere):
+            await self.deliver(effect.place, list(effect.effects))
+        elif isinstance(effect, OpenTables):
+            await self._open_tables(place, effect, origin)
+
+    async def _open_tables(self, place: Place, tables: OpenTables, origin: Origin | None) -> None:
+        """A room per table, its players called there and its game made; then the list of
+        tables, each with a link to its room, in the tournament's room."""
+        lines = [tables.text]
+        everyone: list[Person] = []
+        for table in tables.tables:
+            room = await self.platform.open_room(place, table.title)
+            everyone += table.mention
+            if room is None:
+                lines.append(table.line)
+                continue
+            await self.platform.room_text(room, Say(table.text, mention=table.mention), None)
+            effects = await self.service.open_table(
+                room, tables.tournament_id, tables.round, table.number
+            )
+            await self.deliver(room, effects)
+            link = self.platform.link(room)
+            lines.append(f"{table.line} → {link}" if link else table.line)
+        said = Say("\n".join(lines), mention=tuple(everyone))
+        self._posted(place, await self.platform.room_text(place, said, origin))
 
     def _posted(self, place: Place, message_id: str | None) -> None:
         if message_id is not None:

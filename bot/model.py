@@ -138,6 +138,8 @@ class Popup(Say):
     changed". On a press it is the press's popup (Telegram) or ephemeral answer
     (Discord); on a typed command it is a private answer."""
 
+    stale: bool = False  # refused as made at an earlier moment: the person's hand follows
+
 
 @dataclass(frozen=True)
 class Board:
@@ -199,7 +201,9 @@ class Standing:
 @dataclass(frozen=True)
 class Picture:
     """A leaderboard for the room, drawn at delivery (bot/pictures.py) from ``lines``;
-    ``text`` says the same in words."""
+    ``text`` says the same in words. With ``rows`` it is another table of figures (a
+    tournament's standings): ``header`` names the columns, ``rows`` hold them as text,
+    and the file is called ``name``."""
 
     title: str
     lines: tuple[Standing, ...]
@@ -207,15 +211,52 @@ class Picture:
     lang: str = "es"
     theme: str = "classic"
     private: Person | None = None
+    header: tuple[str, ...] = ()
+    rows: tuple[tuple[str, ...], ...] = ()
+    name: str = "leaderboard.png"
 
 
-Effect = Say | Board | Hand | File | Picture
+@dataclass(frozen=True)
+class TableToOpen:
+    """One table of a tournament round, to be given a room of its own."""
+
+    number: int
+    title: str  # the room's name ("Mesa 3 · Ronda 1")
+    text: str  # the first message in it, calling its players (``mention``)
+    mention: tuple[Person, ...]
+    line: str  # its line in the tournament room's list ("Mesa 3: Los Primos – Las Fieras")
+
+
+@dataclass(frozen=True)
+class OpenTables:
+    """Open a room per table under the tournament's room (a Discord thread, a Telegram
+    forum topic, a console room). For each: post ``text`` there, then send the service
+    ``Command(table_place, SYSTEM, "table", (tournament id, round, number))`` and deliver
+    its effects in that room; then post ``text`` in the tournament room followed by each
+    table's ``line`` with a link to its room."""
+
+    tournament_id: int
+    round: int
+    tables: tuple[TableToOpen, ...]
+    text: str
+
+
+@dataclass(frozen=True)
+class Elsewhere:
+    """Effects for another room than the command's (a table's result told in the
+    tournament room, the next round opened from the last table to finish)."""
+
+    place: Place
+    effects: tuple[Effect, ...]
+
+
+Effect = Say | Board | Hand | File | Picture | OpenTables | Elsewhere
 
 
 def private_to(effect: Effect) -> Person | None:
     """Who alone sees ``effect``; None for the room."""
     if isinstance(effect, Hand):
         return effect.person
-    if isinstance(effect, Board):
+    if isinstance(effect, Board | OpenTables | Elsewhere):
         return None
     return effect.private

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import re
+
 LONGEST = 40  # characters: a seat's label in a picture holds about this many
 
 
@@ -17,3 +19,14 @@ def clean_name(name: str | None, fallback: str) -> str:
     LONGEST characters; ``fallback`` when nothing is left."""
     text = "".join(c if c.isprintable() else " " for c in name or "")
     return " ".join(text.split())[:LONGEST].strip() or fallback
+
+
+# a member picked from Discord's @ list arrives as text: "<@123>" (or "<@!123>")
+MENTION = re.compile(r"<@!?(\d{1,20})>")
+
+
+def searched(text: str) -> str:
+    """What storage's people search is asked for ``text``: a typed Discord mention as
+    ``user:<id>``, anything else as typed (an @username, a name, ``user:<id>``)."""
+    mention = MENTION.fullmatch(text.strip())
+    return f"user:{mention.group(1)}" if mention else text

@@ -1,6 +1,6 @@
 """Pictures drawn at delivery, off the event loop, from the plain data of the effects:
-boards, hands and leaderboards to PNG bytes (a picture takes tens of milliseconds:
-bench/render.py). The service draws nothing; only the adapters call these."""
+boards, hands, leaderboards and tables of figures to PNG bytes (a picture takes tens of
+milliseconds: bench/render.py). The service draws nothing; only the adapters call these."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from PIL.Image import Image
 
 from bot.model import Board, Hand, Picture
 from render.board import draw_board, draw_hand
-from render.sheets import draw_leaderboard
+from render.sheets import draw_figures, draw_leaderboard
 
 
 async def board_png(board: Board) -> bytes:
@@ -23,10 +23,27 @@ async def hand_png(hand: Hand) -> bytes:
     return await asyncio.to_thread(_png, draw_hand, hand.view, hand.table)
 
 
-async def leaderboard_png(picture: Picture) -> bytes:
+async def picture_png(picture: Picture) -> bytes:
+    """A table of figures when the picture has ``rows`` (a tournament's standings), else
+    the leaderboard of its ``lines``."""
+    if picture.rows:
+        return await asyncio.to_thread(
+            _png,
+            draw_figures,
+            picture.title,
+            picture.header,
+            picture.rows,
+            picture.theme,
+            picture.lang,
+        )
     return await asyncio.to_thread(
         _png, draw_leaderboard, picture.title, picture.lines, picture.theme, picture.lang
     )
+
+
+async def leaderboard_png(picture: Picture) -> bytes:
+    """The older name of :func:`picture_png` (callers from before tables of figures)."""
+    return await picture_png(picture)
 
 
 def _png(draw: Callable[..., Image], *args: object) -> bytes:

@@ -49,8 +49,10 @@ async def progress(
     turn (or the end of the hand), save, and tell everyone."""
     game = loaded.game
     assert game is not None
-    if game.outcome is None and not any(s.human for s in loaded.seats[: game.players]):
-        # nobody left to play for: computer players alone would play on forever
+    nobody = not any(s.human for s in loaded.seats[: game.players])
+    if game.outcome is None and nobody and not loaded.meta.get("tournament"):
+        # nobody left to play for: computer players alone would play on forever (a
+        # tournament's table plays on: its round clock ends it, and its result counts)
         await close(session, loaded, texts.NOBODY_LEFT)
         return
     made = list(made or [])
@@ -237,3 +239,7 @@ async def finish(session: Session, loaded: Loaded) -> None:
     if not counted:
         summary += "\n" + tr(lang, texts.NOT_COUNTED)
     session.effects.append(Say(summary))
+    if loaded.meta.get("tournament"):  # a tournament table: its result, in the event
+        from bot.tournament.tables import game_over  # (the tables use this module)
+
+        session.effects += await game_over(session, loaded)

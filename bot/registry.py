@@ -107,6 +107,12 @@ class Spec:
     menu: bool = True  # in Telegram's command menu (Discord's tree has every command)
     # the refusal when ``who`` is not met (a catalog id; None: the one of its Who)
     denied: str | None = None
+    # the platform is asked whether the person administers the room, though anyone may
+    # use the command (a tournament's organiser acts as an admin)
+    admin_asked: bool = False
+    # on Discord a command of its own (/tournament), not a subcommand of /domino (a group
+    # holds 25 at most)
+    alone: bool = False
     handler: Handler | None = field(default=None, compare=False)
 
 
@@ -125,6 +131,25 @@ OPTIONS_LENGTH = 300  # the longest line of house rules typed in one option (Dis
 
 def _periods() -> tuple[Choice, ...]:
     return tuple(Choice(value, label) for value, label in PERIODS.items())
+
+
+TOURNAMENT_ACTIONS = {
+    "register": N_("register a team"), "list": N_("who is in"), "standings": N_("standings"),
+    "checkin": N_("check in"), "leave": N_("withdraw"), "new": N_("open a tournament"),
+    "set": N_("change its settings"), "close": N_("close registration"),
+    "start": N_("start round 1"), "next": N_("start the next round now"),
+    "pause": N_("pause the round"), "resume": N_("resume the round"),
+    "extend": N_("extend the round"), "judge": N_("name a judge"),
+    "penalty": N_("penalty to a team"), "forfeit": N_("award a forfeit"),
+    "void": N_("void a table"), "expel": N_("expel a team"),
+    "correct": N_("correct a result"), "log": N_("what the judges did"),
+    "export": N_("export as files"), "cancel": N_("cancel the tournament"),
+    "help": N_("how it works"),
+}  # fmt: skip
+
+
+def _tournament_actions() -> tuple[Choice, ...]:
+    return tuple(Choice(value, label) for value, label in TOURNAMENT_ACTIONS.items())
 
 
 def _settings() -> tuple[Choice, ...]:
@@ -212,7 +237,15 @@ _ALL = (
     Spec("export", N_("cmd:export"), N_("The game record, as a file")),
     Spec("help", N_("cmd:help"), N_("What can be done now")),
     Spec("forget", N_("cmd:forget"), N_("Forget my name"), style=Style.DANGER),
+    Spec("tournament", N_("cmd:tournament"),
+         N_("Club tournaments: /tournament [what] [details]"),
+         options=(Option("what", N_("opt:what"), N_("What to do"), choices=_tournament_actions),
+                  Option("details", N_("opt:details"),
+                         N_("Team name, @people, a table, points, option=value"),
+                         length=OPTIONS_LENGTH)),
+         admin_asked=True, alone=True),
     Spec("timer", "timer", "timer", where=Where.INTERNAL, menu=False),
+    Spec("table", "table", "table", where=Where.INTERNAL, menu=False),
 )  # fmt: skip
 
 COMMANDS: dict[str, Spec] = {spec.name: spec for spec in _ALL}
@@ -252,7 +285,7 @@ def style_of(command: str) -> Style:
 def asks_admin(name: str) -> bool:
     """Whether the platform is asked if the person administers the room."""
     spec = COMMANDS.get(name)
-    return spec is not None and spec.who in (Who.CREATOR, Who.ADMIN)
+    return spec is not None and (spec.who in (Who.CREATOR, Who.ADMIN) or spec.admin_asked)
 
 
 def moves() -> frozenset[str]:

@@ -21,7 +21,7 @@ from typing import Any
 from bot import house_rules, standings, texts
 from bot.dispatch import dispatch
 from bot.handlers.lobby import DEFAULT_PRESET
-from bot.model import Command, Effect, Offer, Person, Place, Popup, Post
+from bot.model import Command, Effect, Hand, Offer, Person, Place, Popup, Post
 from bot.seats import seat_of, seats_from
 from bot.session import SYSTEM, Desk, Refusal, open_session
 from bot.showing import command_for, keyed_moves, name_of
@@ -43,6 +43,8 @@ TRIES = 3  # attempts at a command that lost a race with another process
 # the test instead of hiding behind "nothing changed" (production keeps answering).
 STRICT = os.environ.get("DOMINO_STRICT") == "1"
 BOARD = "board"  # the kind of the room's post the board is
+LOBBY = "lobby"  # the kind of the room's post a game's lobby is (Telegram edits it in place)
+HAND = "hand"  # the move the latest hand with moves to make went out at (a restart checks it)
 
 
 class GameService:
@@ -67,7 +69,18 @@ class GameService:
         """Answer ``command``; never raises: every failure becomes a popup."""
         own = language(command.person.locale or command.place.locale)
         try:
-            return await self._handle(command)
+            effects = await self._handle(command)
+            if self._stale_press(command, effects):
+                # "Here is how things are now": the presser's hand as it is now, privately
+                now = Command(
+                    command.place,
+                    command.person,
+                    "hand",
+                    game_id=command.game_id,
+                    private=command.private,
+                )
+                effects += [e for e in await self._handle(now) if isinstance(e, Hand)]
+            return effects
         except Unavailable:
             return [Popup(tr(own, texts.DATABASE_DOWN), private=command.person)]
         except StorageError as error:  # the type only: a message may quote a statement
@@ -80,6 +93,13 @@ class GameService:
             where = _where(error)
             log.error("command %s failed: %s at %s", command.action, type(error).__name__, where)
             return [Popup(tr(own, texts.NOTHING_CHANGED), private=command.person)]
+
+    @staticmethod
+    def _stale_press(command: Command, effects: list[Effect]) -> bool:
+        """Whether ``command`` was a press of an earlier moment of a game, refused."""
+        if command.game_id is None or command.person is SYSTEM or command.action == "hand":
+            return False
+        return any(isinstance(e, Popup) and e.stale for e in effects)
 
     async def _handle(self, command: Command) -> list[Effect]:
         """Under the room's lock: run the command, again on the game read afresh after a
@@ -99,6 +119,8 @@ class GameService:
                         session.fresh = True
                         continue
                     popup = session.popup(refusal.message, **refusal.params)
+                    if refusal.message == texts.STALE:
+                        popup = replace(popup, stale=True)
                     return [*session.effects, popup]
                 except Conflict:  # another process moved: read the game again
                     self.desk.forget_game(session.room.id)
@@ -140,16 +162,29 @@ class GameService:
     async def resume(self, platform: str) -> list[tuple[Place, list[Effect]]]:
         """After a restart: the board, and the hand of the person to move, of every game
         in play on ``platform`` whose board message does not show its latest move (the
-        process stopped between saving a move and showing it). A board that shows it
-        gets nothing: a second restart sends nothing again."""
+        process stopped between saving a move and showing it); the hand alone where the
+        board shows it but the hand with moves never went out. What was shown gets
+        nothing: a second restart sends nothing again."""
         found: list[tuple[Place, list[Effect]]] = []
         for row in await self.store.games.playing_on(platform):
             post = await self.store.posts.find(row.room_id, BOARD)
+            kind = "resume"
             if post is not None and post.game_id == row.id and post.move_number == row.plies:
-                continue
+                # the board shows the move: the hand of the person to move may still not
+                # have gone out (stopped between the two); it goes once, not at every restart
+                hand = await self.store.posts.find(row.room_id, HAND)
+                if hand is not None and hand.game_id == row.id and hand.move_number == row.plies:
+                    continue
+                kind = "resume_hand"
             place = await self.place_of_room(row.room_id)
-            command = Command(place, SYSTEM, "timer", ("resume", ""), game_id=row.id)
+            command = Command(place, SYSTEM, "timer", (kind, ""), game_id=row.id)
             found.append((place, await self.handle(command)))
+        for tournament in await self.store.tournaments.running_on(platform):
+            place = await self.place_of_room(tournament.room_id)
+            command = Command(place, SYSTEM, "timer", ("tournament_reopen", ""))
+            effects = await self.handle(command)
+            if effects:
+                found.append((place, effects))
         return found
 
     async def settle(self) -> int:
@@ -271,6 +306,36 @@ class GameService:
 
     async def drop_board_post(self, place: Place) -> None:
         await self.store.posts.drop(await self.room_id(place), BOARD)
+
+    async def hand_shown(self, place: Place, game_id: int, move_number: int) -> None:
+        """A hand with moves to make went out at ``move_number`` (a restart that finds the
+        board shown but not the hand sends the hand)."""
+        await self.store.posts.keep(
+            await self.room_id(place), HAND, game_id, "", self.clock(), move_number
+        )
+
+    async def lobby_post(self, place: Place) -> Post | None:
+        """Where the room's latest lobby message is (None: none with live buttons)."""
+        found = await self.store.posts.find(await self.room_id(place), LOBBY)
+        if found is None or found.game_id is None:
+            return None
+        return Post(found.game_id, found.message_id, found.move_number)
+
+    async def keep_lobby_post(self, place: Place, game_id: int, message_id: str) -> None:
+        """The room's lobby is now message ``message_id`` (a restart edits the same)."""
+        await self.store.posts.keep(
+            await self.room_id(place), LOBBY, game_id, message_id, self.clock(), None
+        )
+
+    async def open_table(
+        self, place: Place, tournament_id: int, round_number: int, table: int
+    ) -> list[Effect]:
+        """The adapter opened ``place`` for a tournament's table: its game, there."""
+        args = (str(tournament_id), str(round_number), str(table))
+        return await self.handle(Command(place, SYSTEM, "table", args))
+
+    async def drop_lobby_post(self, place: Place) -> None:
+        await self.store.posts.drop(await self.room_id(place), LOBBY)
 
     async def take_send(self, chat: str, limit: int, period: float, now: float) -> float:
         """Count a group message to ``chat`` in the sliding window every process shares:

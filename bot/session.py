@@ -5,6 +5,7 @@ command works with and what the service keeps between commands."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -65,6 +66,30 @@ def game_of(row: GameRow) -> Game | None:
     return game
 
 
+class ReentrantLock:
+    """An asyncio lock the task holding it may take again: a table opened under the
+    tournament's lock may end its game at once (computers alone), and the game's end
+    takes the tournament's lock to write the table's result."""
+
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        self._owner: asyncio.Task[Any] | None = None
+        self._depth = 0
+
+    async def __aenter__(self) -> None:
+        task = asyncio.current_task()
+        if self._owner is not task or task is None:
+            await self._lock.acquire()
+            self._owner = task
+        self._depth += 1
+
+    async def __aexit__(self, *_: object) -> None:
+        self._depth -= 1
+        if self._depth == 0:
+            self._owner = None
+            self._lock.release()
+
+
 @dataclass
 class Desk:
     """What every command works with: the store, the source of each hand's deal, and
@@ -79,6 +104,13 @@ class Desk:
     handles: dict[tuple[str, str], str | None] = field(default_factory=dict)
     games: dict[int, tuple[int, Game]] = field(default_factory=dict)  # id: (version, game)
     rows: dict[int, GameRow] = field(default_factory=dict)  # room id: its active game's row
+    # a community's tournament is changed by one command at a time in this process (its
+    # tables play in rooms of their own, each under its room's lock); taken after a room's
+    # lock, never before. Other processes: the tournament row's version.
+    tournament_locks: dict[int, ReentrantLock] = field(default_factory=dict)
+
+    def tournament_lock(self, community_id: int) -> ReentrantLock:
+        return self.tournament_locks.setdefault(community_id, ReentrantLock())
 
     def loaded(self, row: GameRow, keep: bool = True) -> Loaded:
         """``row`` with its game, from memory when this process holds that very version

@@ -189,7 +189,11 @@ def lobby_of(session: Session, loaded: Loaded, opened: bool = False) -> Lobby:
             team = " · " + tr(lang, "team {team}", team="AB"[rules.side_of(i)])
         lines.append(f"{i + 1}. {who}{team}")
     seated = sum(1 for s in loaded.seats if not s.empty)
-    if seated >= rules.min_players:
+    absent = loaded.meta.get("absent")
+    if loaded.meta.get("tournament") and absent:  # a tournament's table: seats kept
+        waited = ", ".join(name_of(loaded.seats[i], i, lang) for i in absent)
+        lines.append(tr(lang, texts.TABLE_WAITS, names=waited))
+    elif seated >= rules.min_players:
         lines.append(tr(lang, texts.LOBBY_READY))
     elif rules.min_players == rules.max_players:
         lines.append(tr(lang, texts.LOBBY_NEEDS_EXACTLY, n=rules.min_players))
@@ -199,11 +203,13 @@ def lobby_of(session: Session, loaded: Loaded, opened: bool = False) -> Lobby:
     if house:
         lines += [tr(lang, texts.HOUSE_RULES), *house]
     game_id = loaded.row.id
-    buttons = (
+    buttons: tuple[Button, ...] = (
         Button(tr(lang, "Join"), "join", game_id),
         Button(tr(lang, "Add computer"), "add_ai normal", game_id),
         Button(tr(lang, "Begin"), "begin fill", game_id),
         Button(tr(lang, "Rules"), "rule", game_id),  # the creator's menu of house rules
         Button(tr(lang, "Cancel"), "cancel", game_id),
     )
+    if loaded.meta.get("tournament"):  # a tournament's table: its players only take seats
+        buttons = buttons[:1]
     return Lobby("\n".join(lines), buttons=buttons, game_id=game_id)

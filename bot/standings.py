@@ -88,23 +88,24 @@ async def leaderboard(
     preset: str | None,
     since: datetime | None,
     room_preset: str,
-) -> list[Standing]:
-    """The community's leaderboard with a rating column: the ratings of the named
+) -> tuple[str, list[Standing]]:
+    """The community's leaderboard with a rating column, and the family the ratings are
+    of: the ratings of the named
     preset's family; with no preset named, of the family that rates most of the players
     listed (the room's own preset's family first on a tie), so that the picture shows the
     ratings there are."""
     if preset is not None:
         family = family_of(Rules.from_preset(preset))
-        return await store.stats.leaderboard(community_id, preset, since, family)
+        return family, await store.stats.leaderboard(community_id, preset, since, family)
     try:
         first = family_of(Rules.from_preset(room_preset))
     except DominoError:
         first = "partnership"
-    best: tuple[int, list[Standing]] | None = None
+    best: tuple[int, str, list[Standing]] | None = None
     for family in dict.fromkeys([first, *FAMILIES.values()]):
         found = await store.stats.leaderboard(community_id, None, since, family)
         rated = sum(1 for s in found if s.rating is not None)
         if best is None or rated > best[0]:
-            best = (rated, found)
+            best = (rated, family, found)
     assert best is not None
-    return best[1]
+    return best[1], best[2]

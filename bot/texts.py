@@ -9,7 +9,6 @@ from typing import Any
 
 from bot.describe import goal_text
 from engine.game import Game
-from engine.moves import Action, Move
 from engine.outcome import HandResult
 from engine.presets import preset_names
 from lang import N_, tr
@@ -166,18 +165,20 @@ _HELP = {
 }
 
 
+# a tournament's table in its lobby: the seats are kept for its players (issue 22)
+TABLE_WAITS = N_("The seats are kept for this table's players. Waiting for {names}: press Join.")
+# the leaderboard's title when it has a rating column, by the family the ratings are of
+# (bot/standings.py FAMILIES)
+RATED_LEADERBOARD = {
+    "partnership": N_("Leaderboard · ratings in partnership games"),
+    "line": N_("Leaderboard · ratings in individual games"),
+    "divisor": N_("Leaderboard · ratings in counting games"),
+    "train": N_("Leaderboard · ratings in Mexican Train"),
+}
+
+
 def preset_name(lang: str, preset: str) -> str:
     return tr(lang, preset_names().get(preset, preset))
-
-
-def move_line(lang: str, name: str, words: str, move: Move) -> str:
-    if move.action is Action.PASS:
-        return tr(lang, "{name} passes.", name=name)
-    if move.action is Action.DRAW:
-        return tr(lang, "{name} draws.", name=name)
-    if move.action is Action.END:
-        return tr(lang, "{name} ends the turn.", name=name)
-    return tr(lang, "{name} plays {move}.", name=name, move=words)
 
 
 def side_names(game: Game, names: Sequence[str]) -> list[str]:

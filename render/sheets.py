@@ -3,11 +3,12 @@ cells; the geometry (:func:`grid`) is separate from the drawing."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from engine.views import View
 from render.fonts import fit_text, font
@@ -51,11 +52,18 @@ def _draw_table(
     colours: Sequence[tuple[int, int, int] | None] = (),
     left_columns: int = 1,
     aside: str = "",
+    words: Sequence[bool] | None = None,
+    tinted: Sequence[bool] | None = None,
+    width: int = 960,
 ) -> Image.Image:
     """``left_columns``: how many columns from the left hold words (aligned left); the
     rest hold numbers (aligned right). ``colours`` tint those word columns per row.
-    ``aside``: a few words at the right of the title (the score sheet's goal)."""
-    g = grid(widths, len(rows) + 1)
+    ``aside``: a few words at the right of the title (the score sheet's goal).
+    ``words`` and ``tinted`` say the same column by column where the columns of words
+    are not all at the left; ``width`` is the picture's."""
+    words = words or [c < left_columns for c in range(len(widths))]
+    tinted = tinted or words
+    g = grid(widths, len(rows) + 1, width)
     image = Image.new("RGB", (g.width, g.height), theme.felt)
     draw = ImageDraw.Draw(image)
     left, top, right, bottom = g.title.scaled(1)
@@ -77,11 +85,11 @@ def _draw_table(
         for c, (cell, text) in enumerate(zip(cells, texts, strict=True)):
             cx0, cy0, cx1, cy1 = cell.scaled(1)
             colour = theme.ink
-            if r > 0 and c < left_columns and r - 1 < len(colours) and colours[r - 1] is not None:
+            if r > 0 and tinted[c] and r - 1 < len(colours) and colours[r - 1] is not None:
                 colour = colours[r - 1]  # type: ignore[assignment]
             face = bold if r == 0 else body
             text = fit_text(draw, text, face, cx1 - cx0 - 12)
-            if c < left_columns:
+            if words[c]:
                 draw.text((cx0 + 8, (cy0 + cy1) / 2), text, fill=colour, font=face, anchor="lm")
             else:
                 draw.text((cx1 - 8, (cy0 + cy1) / 2), text, fill=colour, font=face, anchor="rm")
@@ -97,6 +105,7 @@ def _mix(a: tuple[int, int, int], b: tuple[int, int, int]) -> tuple[int, int, in
 
 
 SEPARATOR = " / "
+MEDALS: tuple[tuple[int, int, int], ...] = ((230, 190, 60), (200, 200, 210), (205, 130, 70))
 
 
 def side_names(view: View, names: Sequence[str], width: float | None = None) -> list[str]:
@@ -175,7 +184,7 @@ def draw_leaderboard(
         header.append(word("rating", lang))
         widths.append(1.2)
     rows = []
-    medals = [(230, 190, 60), (200, 200, 210), (205, 130, 70)]
+    medals = MEDALS
     colours: list[tuple[int, int, int] | None] = []
     for rank, s in enumerate(standings, 1):
         share = f"{100 * s.wins / s.games:.0f}" if s.games else "-"
@@ -186,3 +195,87 @@ def draw_leaderboard(
         colours.append(medals[rank - 1] if rank <= 3 else None)
     title = title or word("leaderboard", lang)
     return _draw_table(title, header, rows, widths, theme, colours, left_columns=2)
+
+
+# A cell of figures: "12", "-3", "+5", "12.5", "7,5", "66%", or a dash for none.
+_FIGURE = re.compile(r"^([+\-\u2212]?\d+([.,]\d+)?%?|[-\u2013\u2014]?)$")
+_PLACE = re.compile(r"^\d+$")
+FIGURE_MIN = 56  # the narrowest column of figures ("#"), in pixels
+WORDS_MIN = 220  # the narrowest column of words (a team's name); the picture widens first
+TABLE_WIDTH = 960
+CELL_ROOM = 12  # what a cell keeps free of text (_draw_table draws 8 from the edge)
+
+
+def draw_figures(
+    title: str,
+    header: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    theme: str = "classic",
+    lang: str = "es",
+) -> Image.Image:
+    """A table of figures drawn like the leaderboard: a tournament's standings ("#",
+    "Equipo", "J", "G", "PF", "PC", "Dif", "Buchholz"). A column whose cells are all
+    figures is as narrow as its widest one and aligned right; columns of words share
+    the rest, their names shortened so that no two read the same (render/names.py).
+    When the first column holds places, places 1 to 3 wear the leaderboard's medals.
+    ``title`` empty: the leaderboard's title in ``lang``."""
+    if not header:
+        raise ValueError("a table of figures needs at least one column")
+    if any(len(row) != len(header) for row in rows):
+        raise ValueError(f"every row needs {len(header)} cells, one per column of the header")
+    columns = [[row[c] for row in rows] for c in range(len(header))]
+    figures = [bool(rows) and all(_FIGURE.match(t) for t in cells) for cells in columns]
+    words = [not f for f in figures]
+    widths = _column_widths(header, columns, figures)
+    width = max(TABLE_WIDTH, round(sum(widths)) + 2 * PAD)
+    body = font(20)
+    for c in range(len(header)):
+        if words[c]:
+            columns[c] = list(short_names(columns[c], widths[c] - CELL_ROOM, body))
+    shown = [[column[r] for column in columns] for r in range(len(rows))]
+    places = figures[0] and all(_PLACE.match(row[0]) for row in rows)
+    medals: list[tuple[int, int, int] | None] = [
+        MEDALS[int(row[0]) - 1] if places and 1 <= int(row[0]) <= len(MEDALS) else None
+        for row in rows
+    ]
+    tinted = [words[c] or (c == 0 and places) for c in range(len(header))]
+    title = title or word("leaderboard", lang)
+    return _draw_table(
+        title,
+        header,
+        shown,
+        widths,
+        theme_named(theme),
+        medals,
+        words=words,
+        tinted=tinted,
+        width=width,
+    )
+
+
+def _column_widths(
+    header: Sequence[str], columns: Sequence[Sequence[str]], figures: Sequence[bool]
+) -> list[float]:
+    """Pixels per column: figures as wide as their widest text; words share what is left
+    of the usual width, never below WORDS_MIN (the picture widens instead)."""
+    body, bold = font(20), font(20, bold=True)
+    widths = [
+        max(FIGURE_MIN, _widest(head, cells, body, bold) + 2 * CELL_ROOM) if figure else 0.0
+        for head, cells, figure in zip(header, columns, figures, strict=True)
+    ]
+    wordy = figures.count(False)
+    if wordy:
+        share = max(WORDS_MIN, (TABLE_WIDTH - 2 * PAD - sum(widths)) / wordy)
+        widths = [w if figure else share for w, figure in zip(widths, figures, strict=True)]
+    spare = TABLE_WIDTH - 2 * PAD - sum(widths)
+    if spare > 0:  # figures alone: spread over the usual width, as the leaderboard is
+        widths = [w + spare / len(widths) for w in widths]
+    return widths
+
+
+def _widest(
+    head: str, cells: Sequence[str], body: ImageFont.FreeTypeFont, bold: ImageFont.FreeTypeFont
+) -> float:
+    return max(
+        [_MEASURE.textlength(head, font=bold)] + [_MEASURE.textlength(t, font=body) for t in cells]
+    )

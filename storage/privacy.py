@@ -7,6 +7,7 @@ from __future__ import annotations
 from sqlalchemy import Connection, select, update
 
 from storage.schema import game_seats, games, users
+from storage.tournaments import forget_in_entries
 
 FORGOTTEN_NAME = "—"  # what records show in a forgotten player's seat
 IDENTITY = ("name", "pid", "locale")  # what a game's seat holds of who sat there
@@ -42,6 +43,7 @@ def forget(db: Connection, user_id: int) -> int:
             .values(snapshot=snapshot, seats=new_seats, version=games.c.version + 1)
         )
         changed += 1
+    forget_in_entries(db, user_id, FORGOTTEN_NAME)  # a tournament's entries name them too
     return changed
 
 

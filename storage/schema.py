@@ -18,6 +18,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
     UniqueConstraint,
     text,
 )
@@ -223,3 +224,100 @@ sends = Table(
     Column("chat", String(64), primary_key=True),
     Column("stamps", JSON, nullable=False),
 )
+
+# A club tournament of a community (issue 22): its own room, the organiser's settings,
+# the round in play and its clock (epoch seconds: started_at, ends_at, paused_at), and the
+# version every save must name, as games have. One tournament at a time is open in a
+# community (registration, check-in or running).
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("community_id", Integer, ForeignKey("communities.id"), nullable=False),
+    Column("room_id", Integer, ForeignKey("rooms.id"), nullable=False),
+    Column("name", String(100), nullable=False),
+    # registration, checkin, running, finished, cancelled
+    Column("status", String(16), nullable=False),
+    Column("settings", JSON, nullable=False),
+    Column("round", Integer, nullable=False),  # 0 before round 1
+    Column("clock", JSON, nullable=False),
+    Column("organiser", Integer, ForeignKey("users.id")),  # None: nobody (the simulator)
+    Column("judges", JSON, nullable=False),  # user ids
+    Column("created_at", DateTime, nullable=False),
+    Column("finished_at", DateTime),
+    Column("version", Integer, nullable=False),
+)
+Index(
+    "uq_tournaments_community_open",
+    tournaments.c.community_id,
+    unique=True,
+    sqlite_where=tournaments.c.status.in_(["registration", "checkin", "running"]),
+    postgresql_where=tournaments.c.status.in_(["registration", "checkin", "running"]),
+)
+Index("ix_tournaments_room", tournaments.c.room_id)
+
+# A pair (or one player) in a tournament: members are [{"name", "user", "bot"}]. A user is
+# in at most one entry of a tournament (the repository sees to it).
+tournament_entries = Table(
+    "tournament_entries",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("tournament_id", Integer, ForeignKey("tournaments.id"), nullable=False),
+    Column("name", String(100), nullable=False),
+    Column("members", JSON, nullable=False),
+    Column("status", String(16), nullable=False),  # registered, checked_in, dropped, expelled
+    Column("late", Boolean, nullable=False, server_default=text("false")),
+    Column("created_at", DateTime, nullable=False),
+)
+Index("ix_tournament_entries_tournament", tournament_entries.c.tournament_id)
+
+# A table of a round: the entry ids of each side ([[ids], [ids]]), the room and game it
+# plays in, and its result once done (winner: the side, 0 or 1).
+tournament_tables = Table(
+    "tournament_tables",
+    metadata,
+    Column("tournament_id", Integer, ForeignKey("tournaments.id"), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("sides", JSON, nullable=False),
+    Column("status", String(16), nullable=False),  # waiting, playing, done
+    Column("score_a", Integer, nullable=False),
+    Column("score_b", Integer, nullable=False),
+    Column("winner", Integer),
+    Column("ended_by", String(16)),  # target, clock, forfeit, judge
+    Column("hands", Integer, nullable=False),
+    Column("room_id", Integer, ForeignKey("rooms.id")),
+    Column("game_id", Integer, ForeignKey("games.id")),
+    Column("updated_at", DateTime, nullable=False),
+)
+Index("ix_tournament_tables_game", tournament_tables.c.game_id)  # a game's table
+Index("ix_tournament_tables_room", tournament_tables.c.room_id)  # a room's table
+
+# The entries that sit a round out.
+tournament_byes = Table(
+    "tournament_byes",
+    metadata,
+    Column("tournament_id", Integer, ForeignKey("tournaments.id"), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("entry_id", Integer, ForeignKey("tournament_entries.id"), primary_key=True),
+)
+
+# What organiser and judges did (penalties, forfeits, voids, expulsions, corrections,
+# pauses, extensions), append-only: nothing is changed or taken away. ``entry_id`` has no
+# foreign key: the log outlives an entry withdrawn during registration.
+tournament_log = Table(
+    "tournament_log",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("tournament_id", Integer, ForeignKey("tournaments.id"), nullable=False),
+    Column("at", DateTime, nullable=False),
+    Column("by_user", Integer, ForeignKey("users.id")),
+    Column("action", String(32), nullable=False),
+    Column("round", Integer),
+    Column("table_number", Integer),
+    Column("entry_id", Integer),
+    Column("points", Integer),
+    Column("reason", Text),
+    Column("data", JSON, nullable=False),
+)
+Index("ix_tournament_log_tournament", tournament_log.c.tournament_id, tournament_log.c.id)

@@ -14,6 +14,7 @@ from storage.results import ResultRepository
 from storage.sends import SendRepository
 from storage.stats import StatsRepository
 from storage.timers import TimerRepository
+from storage.tournaments import TournamentRepository
 
 
 class Store:
@@ -26,6 +27,7 @@ class Store:
         self.stats = StatsRepository(database)
         self.posts = PostRepository(database)
         self.sends = SendRepository(database)
+        self.tournaments = TournamentRepository(database)
 
     @classmethod
     async def open(cls, url: str | None = None, migrate: bool = True) -> Store:

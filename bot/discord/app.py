@@ -32,11 +32,11 @@ from bot import pictures, registry, texts
 from bot.buttons import DISCORD, PAGE, SELECT, Pressed
 from bot.config import Settings
 from bot.discord.autocomplete import HOUSE_RULES, offered, rule_choices
-from bot.discord.commands import CatalogTranslator, domino_command
+from bot.discord.commands import CatalogTranslator, alone_commands, domino_command
 from bot.discord.components import DYNAMIC_ITEMS, buttons_view, data_of, hand_view, is_ours
 from bot.discord.delivery import DiscordDelivery, mentioning
 from bot.discord.places import PLATFORM, person_of, place_of, room_place
-from bot.model import Board, Command, Effect, File, Hand, Picture, Place, Say, private_to
+from bot.model import Board, Command, Effect, File, Hand, Picture, Place, Popup, Say, private_to
 from bot.patience import pause_or_stop
 from bot.registry import Option
 from bot.service import GameService, StorageError
@@ -48,6 +48,7 @@ PERMISSIONS = discord.Permissions(
     view_channel=True,
     send_messages=True,
     send_messages_in_threads=True,
+    create_public_threads=True,  # a tournament table plays in a thread of its own
     attach_files=True,
     read_message_history=True,
 )
@@ -146,6 +147,8 @@ class DiscordBot:
             client.shard_count, _url, _limit = await client.http.get_bot_gateway()
         # built now, from the registry as it is (a preset registered at start is offered)
         self.tree.add_command(domino_command(self.run_command, self.complete))
+        for command in alone_commands(self.run_command, self.complete):
+            self.tree.add_command(command)
         await self.tree.set_translator(CatalogTranslator())
         guilds = self.settings.guild_id_list()
         if guilds:
@@ -358,8 +361,11 @@ class DiscordBot:
         me = str(interaction.user.id)
         mine: list[Effect] = []
         rest: list[Effect] = []
+        # their hand is answered here when they asked for it, or when their press was of an
+        # earlier moment ("here is how things are now")
+        asked = action == "hand" or any(isinstance(e, Popup) and e.stale for e in effects)
         for effect in effects:
-            (mine if _for_asker(effect, me, action) else rest).append(effect)
+            (mine if _for_asker(effect, me, asked) else rest).append(effect)
         for effect in mine:
             if isinstance(effect, Hand):
                 self.delivery.asked_for_hand(effect)
@@ -371,8 +377,8 @@ class DiscordBot:
                     interaction, effect.text, view=buttons_view(effect.buttons)
                 )
             elif isinstance(effect, Picture):
-                png = await pictures.leaderboard_png(effect)
-                await self.delivery.ephemeral(interaction, effect.text, png, "leaderboard.png")
+                png = await pictures.picture_png(effect)
+                await self.delivery.ephemeral(interaction, effect.text, png, effect.name)
             elif isinstance(effect, File):
                 await self.delivery.ephemeral(interaction, effect.text, effect.data, effect.name)
         await self.delivery.deliver(place, rest, interaction)
@@ -419,7 +425,7 @@ class DiscordBot:
         self.delivery.forget_room(channel_id)
 
 
-def _for_asker(effect: Effect, me: str, action: str) -> bool:
+def _for_asker(effect: Effect, me: str, asked: bool) -> bool:
     """An effect answered to the acting person, as an answer only they see: a Popup or a
     Reply to them (a refusal, help, a choice of places; on Discord both are that answer),
     a picture or file for them alone, and their hand when they asked for it (the board's
@@ -427,7 +433,7 @@ def _for_asker(effect: Effect, me: str, action: str) -> bool:
     person = private_to(effect)
     if person is None or person.platform_id != me:
         return False
-    return action == "hand" or not isinstance(effect, Hand)
+    return asked or not isinstance(effect, Hand)
 
 
 def _on_own_message(interaction: discord.Interaction[Any]) -> bool:

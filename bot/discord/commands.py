@@ -55,10 +55,23 @@ def domino_command(run: Run, complete: Complete) -> app_commands.Group:
     after the command."""
     group = app_commands.Group(name="domino", description=locale_str(ABOUT), guild_only=True)
     # Discord takes at most 25 subcommands in a group (discord.py refuses the 26th): the
-    # registry's public commands are 24 (issue 20 added rule and open)
+    # registry's public commands are 24 in it (issue 20 added rule and open); a command
+    # that stands alone (/tournament) is a command of its own
     for spec in registry.public():
-        group.add_command(subcommand(spec, run, complete))
+        if not spec.alone:
+            group.add_command(subcommand(spec, run, complete))
     return group
+
+
+def alone_commands(run: Run, complete: Complete) -> list[app_commands.Command[Any, Any, None]]:
+    """The registry's commands that stand alone on Discord (``/tournament``)."""
+    found = []
+    for spec in registry.public():
+        if spec.alone:
+            command = subcommand(spec, run, complete)
+            command.guild_only = True
+            found.append(command)
+    return found
 
 
 def subcommand(spec: Spec, run: Run, complete: Complete) -> app_commands.Command[Any, Any, None]:

@@ -53,6 +53,8 @@ DM_RETRY_SECONDS = 600
 # Discord's markup that escape_mentions leaves: <@id> <@!id> <@&id> <#id> </cmd:id> <:e:id>
 # <a:e:id> <t:123>; a backslash before it shows it as typed.
 _MARKUP = re.compile(r"<(?=(?:@[!&]?|#|/[^>\n]*:|a?:\w*:|t:)\d)")
+_ESCAPED_CHANNEL = re.compile(r"\\<#(\d+)>")  # a channel's mention as plain() leaves it
+THREAD_NAME = 100  # Discord's limit on a thread's name
 
 
 class DiscordDelivery(Delivery[Interaction]):
@@ -96,6 +98,7 @@ class DiscordPart(Platform[Interaction]):
         self._passing: dict[int, list[int]] = {}  # channel id: lobby and turn-call messages
         self._lobbies: dict[int, tuple[int, int]] = {}  # channel id: (game, its lobby message)
         self._warned: set[int] = set()  # interactions told that the channel is closed to us
+        self._threads: set[int] = set()  # threads opened here for tournament tables
 
     def room_key(self, place: Place) -> str:
         return place.room
@@ -179,7 +182,7 @@ class DiscordPart(Platform[Interaction]):
             try:
                 await _call(
                     lambda: message.edit(
-                        content=_body(lobby),
+                        content=_body(lobby, self._threads),
                         view=buttons_view(lobby.buttons),
                         allowed_mentions=mentioning(lobby.mention),
                     )
@@ -196,7 +199,7 @@ class DiscordPart(Platform[Interaction]):
         channel = self._channel(place)
         return await _call(
             lambda: channel.send(
-                _body(say),
+                _body(say, self._threads),
                 view=buttons_view(say.buttons) or discord.utils.MISSING,
                 allowed_mentions=mentioning(say.mention),
             )
@@ -249,7 +252,7 @@ class DiscordPart(Platform[Interaction]):
     async def picture(
         self, place: Place, picture: Picture, png: bytes, origin: Interaction | None
     ) -> str | None:
-        return await self._attachment(place, picture.private, picture.text, png, "leaderboard.png")
+        return await self._attachment(place, picture.private, picture.text, png, picture.name)
 
     async def file(self, place: Place, file: File, origin: Interaction | None) -> str | None:
         return await self._attachment(place, file.private, file.text, file.data, file.name)
@@ -296,6 +299,48 @@ class DiscordPart(Platform[Interaction]):
                 log.warning("discord: no direct message to %s: %s", user_id, error.code)
             return False
         return True
+
+    # ----- tournament tables -----------------------------------------------------------
+
+    async def open_room(self, place: Place, title: str) -> Place | None:
+        """A public thread called ``title`` under the tournament's channel (under its
+        channel when the tournament is in a thread: a thread holds no threads); None, and
+        a line in the log, when the bot may not open one there."""
+        try:
+            channel = await self._text_channel(int(place.room))
+            if channel is None:
+                log.warning("discord: %s is no text channel: no thread %r", place.room, title)
+                return None
+            thread = await _call(
+                lambda: channel.create_thread(
+                    name=title[:THREAD_NAME],
+                    type=discord.ChannelType.public_thread,
+                    auto_archive_duration=1440,  # a day: a round's table is long played out
+                )
+            )
+        except discord.HTTPException as error:
+            log.warning(
+                "discord: no thread %r in %s (%s %s)", title, place.room, error.status, error.code
+            )
+            return None
+        self._threads.add(thread.id)
+        return Place(
+            place.platform, place.community, str(thread.id), place.community_name, place.locale
+        )
+
+    async def _text_channel(self, channel_id: int) -> discord.TextChannel | None:
+        """The channel, from discord.py's cache or fetched (a channel made after the bot
+        connected may not be there yet)."""
+        channel = self.client.get_channel(channel_id)
+        if channel is None:
+            channel = await _call(lambda: self.client.fetch_channel(channel_id))
+        if isinstance(channel, discord.Thread):
+            channel = channel.parent
+        return channel if isinstance(channel, discord.TextChannel) else None
+
+    def link(self, place: Place) -> str:
+        """The thread's mention: Discord shows it as a link to the thread."""
+        return f"<#{int(place.room)}>"
 
     # ----- answers to the person who acted -----------------------------------------------
 
@@ -348,8 +393,13 @@ async def _call(send: Callable[[], Awaitable[T]]) -> T:
     return await retry(send, _worth_retrying, TRIES)
 
 
-def _body(say: Say) -> str:
-    return _with_mentions(plain(say.text), say.mention)[:TEXT]
+def _body(say: Say, threads: Collection[int] = ()) -> str:
+    """The text of ``say`` as Discord shows it: plain, its people mentioned, and the links
+    to the threads the bot opened (``threads``) working links."""
+    text = _with_mentions(plain(say.text), say.mention)
+    if threads:
+        text = _ESCAPED_CHANNEL.sub(lambda m: m[0][1:] if int(m[1]) in threads else m[0], text)
+    return text[:TEXT]
 
 
 def _file(data: bytes, name: str) -> discord.File:
@@ -360,7 +410,7 @@ def _file(data: bytes, name: str) -> discord.File:
 @lru_cache(maxsize=1)
 def _commands() -> re.Pattern[str]:
     """The registry's commands as the texts name them ("/new", "/play" ...)."""
-    names = sorted((spec.name for spec in registry.public()), key=len, reverse=True)
+    names = sorted((s.name for s in registry.public() if not s.alone), key=len, reverse=True)
     return re.compile(r"(?<![\w/])/(" + "|".join(map(re.escape, names)) + r")\b")
 
 

@@ -4,5 +4,16 @@ all; the dispatch (bot/dispatch.py) has already loaded the game and checked the 
 the creator or the admin, as the entry says."""
 
 from bot.handlers import lobby, looking, play, records, room, timers
+from bot.tournament import commands as tournament
+from bot.tournament import tables as tournament_tables
 
-__all__ = ["lobby", "looking", "play", "records", "room", "timers"]
+__all__ = [
+    "lobby",
+    "looking",
+    "play",
+    "records",
+    "room",
+    "timers",
+    "tournament",
+    "tournament_tables",
+]

@@ -4,16 +4,17 @@ and cancelling."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from bot import house_rules, texts
 from bot.progress import close, progress
 from bot.registry import handles
 from bot.saving import save
 from bot.seats import Seat, seat_of, seats_json
-from bot.session import Refusal, Session
+from bot.session import Loaded, Refusal, Session
 from bot.showing import hand_for, lobby_of, name_of
 from bot.teams import drawn_seats
+from bot.tournament import tables
 from engine.errors import DominoError
 from engine.game import Game
 from engine.players import STRENGTHS
@@ -111,6 +112,9 @@ def seat_arg(session: Session, count: int) -> int | None:
 async def join(session: Session) -> None:
     """Take a seat (the first free one, or the one named), or come back to one a computer kept."""
     loaded = session.loaded
+    if tables.of_table(loaded) is not None and loaded.game is None:
+        await tables.arrive(session, loaded)  # a tournament table: the seats are kept
+        return
     seats = loaded.seats
     mine = seat_of(seats, session.user.id)
     if loaded.game is not None:
@@ -139,6 +143,7 @@ async def join(session: Session) -> None:
 @handles("leave")
 async def leave(session: Session) -> None:
     """Stand up: in the lobby the seat is free again; in a game a computer plays it."""
+    tables.guard(session.loaded)
     loaded, mine = session.loaded, session.my_seat
     seat = loaded.seats[mine]
     if loaded.game is None:
@@ -161,6 +166,7 @@ async def leave(session: Session) -> None:
 @handles("add_ai")
 async def add_ai(session: Session) -> None:
     """Seat a computer player of the strength named (normal unless said)."""
+    tables.guard(session.loaded)
     loaded = session.loaded
     if loaded.game is not None:
         raise Refusal(texts.ALREADY_BEGUN)
@@ -178,6 +184,7 @@ async def add_ai(session: Session) -> None:
 @handles("kick")
 async def kick(session: Session) -> None:
     """Free the seat of a computer player."""
+    tables.guard(session.loaded)
     loaded = session.loaded
     if loaded.game is not None:
         raise Refusal(texts.ALREADY_BEGUN)
@@ -194,6 +201,7 @@ async def kick(session: Session) -> None:
 @handles("begin")
 async def begin(session: Session) -> None:
     """Deal the first hand (``fill``: computers take the seats still missing)."""
+    tables.guard(session.loaded)
     loaded = session.loaded
     if loaded.game is not None:
         raise Refusal(texts.ALREADY_BEGUN)
@@ -213,14 +221,26 @@ async def begin(session: Session) -> None:
     if not any(s.user is not None for s in seated):
         raise Refusal(texts.NEED_PLAYERS, least=rules.min_players)
     loaded.seats = drawn_seats(session, rules, seated)  # teams = drawn_*: partners by draw
-    game = Game(rules, len(seated))
-    game.started_at = session.now.timestamp()
-    game.start_hand(seed=session.desk.seeds())
-    loaded.game = game
-    loaded.meta["started_at"] = game.started_at
     clock = None
     if rules.time_limit_minutes:
         clock = session.now + timedelta(minutes=rules.time_limit_minutes)
+    await start(session, loaded, clock)
+
+
+async def start(session: Session, loaded: Loaded, clock: datetime | None) -> None:
+    """Deal the first hand to the seats as they are; the game clock runs out at
+    ``clock`` (a tournament table: the round's clock)."""
+    rules = loaded.rules
+    game = Game(rules, sum(1 for s in loaded.seats if not s.empty))
+    game.started_at = session.now.timestamp()
+    if clock is not None and rules.time_limit_minutes:
+        # the engine's clock runs from the start for the rule's minutes: a round's clock
+        # may have fewer left (a table that began late), so the game starts that much earlier
+        left = (clock - session.now).total_seconds()
+        game.started_at -= rules.time_limit_minutes * 60 - max(0.0, left)
+    game.start_hand(seed=session.desk.seeds())
+    loaded.game = game
+    loaded.meta["started_at"] = game.started_at
     session.say(texts.BEGUN, preset=texts.preset_name(session.lang, rules.preset))
     await progress(session, loaded, status="playing", fresh_hand=True, clock=clock)
 
@@ -228,4 +248,5 @@ async def begin(session: Session) -> None:
 @handles("cancel")
 async def cancel(session: Session) -> None:
     """End the game without a result."""
+    tables.guard(session.loaded)
     await close(session, session.loaded, texts.CANCELLED, name=session.person.name)

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import re
-
 from bot import texts
 from bot.handlers.lobby import DEFAULT_PRESET
 from bot.model import Picture, Say, Standing
+from bot.names import searched
 from bot.registry import PERIODS, handles
 from bot.session import Refusal, Session
 from bot.standings import leaderboard
 from engine.presets import preset_names
 from lang import tr, trn
 from storage.stats import period_start
-
-MENTION = re.compile(r"<@!?(\d{1,20})>")  # a mention typed as text on Discord
 
 
 @handles("top")
@@ -30,7 +27,9 @@ async def top(session: Session) -> None:
             raise Refusal(texts.BAD_PERIOD)
     since = period_start(period, session.now)
     room_preset = session.room.settings.get("preset", DEFAULT_PRESET)
-    found = await leaderboard(session.store, session.community.id, preset, since, room_preset)
+    family, found = await leaderboard(
+        session.store, session.community.id, preset, since, room_preset
+    )
     if not found:
         session.say(texts.NO_RESULTS)
         return
@@ -42,7 +41,9 @@ async def top(session: Session) -> None:
         + (f" · {s.rating:.1f}" if s.rating is not None else "")
         for i, s in enumerate(lines, 1)
     ]
-    title = tr(lang, "Leaderboard")
+    rated = any(s.rating is not None for s in lines)
+    # the rating column is of one family of games: the title says which
+    title = tr(lang, texts.RATED_LEADERBOARD[family] if rated else "Leaderboard")
     theme = session.room.settings.get("theme", "classic")
     text = title + "\n" + "\n".join(words)
     session.effects.append(Picture(title, lines, text, lang=lang, theme=theme))
@@ -56,9 +57,7 @@ async def stats(session: Session) -> None:
     if session.args:
         typed = " ".join(session.args)
         wanted = typed
-        mention = MENTION.fullmatch(wanted.strip())
-        if mention:
-            wanted = f"user:{mention.group(1)}"
+        wanted = searched(wanted)
         platform = session.command.place.platform
         found = await store.people.search(platform, wanted, session.community.id)
         if found is None:

@@ -14,6 +14,7 @@ from bot.saving import save
 from bot.seats import Seat
 from bot.session import Refusal, Session
 from bot.showing import lobby_of
+from bot.tournament import tables
 from engine.presets import option_about, preset_names
 from engine.rules import option_bounds, option_spec
 from lang import LANGUAGES, language, tr
@@ -142,6 +143,7 @@ async def rule(session: Session) -> None:
     shows the preset's options, ``rule <option>`` its values, ``rule <option> <value>``
     sets it (the engine checks it) and the lobby shows it."""
     loaded = session.loaded
+    tables.guard(loaded)
     if loaded.game is not None:
         raise Refusal(texts.ALREADY_BEGUN)
     rules, args = loaded.rules, session.args

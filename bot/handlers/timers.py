@@ -11,6 +11,9 @@ from bot.progress import close, computer_move, next_hand, progress
 from bot.registry import handles
 from bot.session import Loaded, Session
 from bot.showing import board_as_it_is, hand_for, name_of, names_of, person_of
+from bot.tournament import commands as tournament
+from bot.tournament import tables
+from bot.tournament.rounds import REOPEN, ROUND_TIMER
 from lang import tr
 
 
@@ -18,6 +21,15 @@ from lang import tr
 async def timer(session: Session) -> None:
     """A timer of the room's game fell due (or the service acts for a restart or a room gone)."""
     kind, version = session.args
+    if kind == ROUND_TIMER:  # a tournament's break is over: its next round
+        await tournament.round_timer(session)
+        return
+    if kind == tournament.CLOSE_TIMER:  # registration closes at the time set
+        await tournament.close_timer(session)
+        return
+    if kind == REOPEN:  # a restart: a round's tables that never got their room
+        await tournament.reopen_tables(session)
+        return
     loaded = await session.active()
     if kind == "gone":  # the room was deleted, or the bot removed from it
         if loaded is not None:
@@ -32,6 +44,12 @@ async def timer(session: Session) -> None:
             opening.hands(session, loaded, fresh_hand=False)
         elif game.to_move is not None:
             hand_for(session, loaded, game.to_move)
+    elif kind == "resume_hand" and game is not None:  # the board was shown, the hand not
+        mover = game.to_move
+        if opening.choosing(loaded) is None and mover is not None and loaded.seats[mover].human:
+            hand_for(session, loaded, mover)
+    elif kind == tables.GRACE_TIMER and game is None:
+        session.effects += await tables.grace_over(session, loaded)
     elif kind == "lobby" and game is None:
         await close(session, loaded, texts.LOBBY_EXPIRED)
     elif kind == "idle":

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from telegram import (
@@ -44,7 +45,7 @@ from bot.service import GameService, StorageError
 from bot.telegram.delivery import telegram_delivery
 from bot.telegram.keyboards import hand_keyboard
 from bot.telegram.limits import TelegramLimits
-from bot.telegram.places import PLATFORM, person_of, place_of
+from bot.telegram.places import PLATFORM, person_of, place_of, room_of_table
 from lang import LANGUAGES, tr
 
 log = logging.getLogger(__name__)
@@ -256,6 +257,12 @@ class TelegramBot:
             place = await self.service.place_of_game(pressed.game_id)
         else:
             place = place_of(chat, _topic_of(message), lang)
+            if pressed.game_id is not None:
+                # a button of a tournament table that plays in this group itself (no
+                # topics): it acts at that table, a room of this very group
+                table = await self.service.place_of_game(pressed.game_id)
+                if table is not None and room_of_table(place, table.room):
+                    place = replace(place, room=table.room)
         if place is None:
             return tr(lang, texts.NO_SUCH_GAME), None
         if pressed.kind == PAGE:
@@ -273,10 +280,6 @@ class TelegramBot:
         )
         effects = await self.service.handle(command)
         popup, rest = _popup_for(effects, str(user.id))
-        if popup in STALE_SAID and pressed.game_id is not None:
-            # "Here is how things are now": the presser's hand as it is now, privately
-            now = Command(place, command.person, "hand", game_id=pressed.game_id, private=private)
-            rest += [e for e in await self.service.handle(now) if isinstance(e, Hand)]
         return popup, (place, rest)
 
     async def _turn_page(
@@ -358,9 +361,6 @@ def _topic_of(message: MaybeInaccessibleMessage) -> int | None:
     if isinstance(message, Message) and message.is_topic_message:
         return message.message_thread_id
     return None
-
-
-STALE_SAID = {tr(lang, texts.STALE) for lang in LANGUAGES}  # a press of an earlier moment
 
 
 def _popup_for(effects: list[Effect], user_id: str) -> tuple[str | None, list[Effect]]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import logging
+import secrets
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from typing import Any, TypeVar
@@ -26,7 +27,7 @@ from bot import texts
 from bot.delivery import Delivery, Pause, Platform, Posts, backoff, retry
 from bot.model import Board, File, Hand, Lobby, Person, Picture, Place, Say
 from bot.telegram.keyboards import hand_keyboard, keyboard
-from bot.telegram.places import PLATFORM, chat_of
+from bot.telegram.places import PLATFORM, chat_of, table_room
 from lang import tr
 
 log = logging.getLogger(__name__)
@@ -35,8 +36,8 @@ T = TypeVar("T")
 BURIED = 15  # messages after the board that push it out of view: post it again
 CAPTION = 1024  # Telegram's limit on a photo's caption
 TEXT = 4096  # and on a message
-LEADERBOARD = "leaderboard.png"  # a Picture's file name: the leaderboard is the one there is
 TRIES = 6  # attempts at one call through 429s and network errors
+TOPIC_NAME = 128  # Telegram's limit on a forum topic's name
 
 
 def pause_for(error: Exception, attempt: int) -> Pause | None:
@@ -58,12 +59,13 @@ class TelegramPlatform(Platform[None]):
     numbered = True  # message ids count up through a chat, topics and all
     private_lanes = True  # a group's full minute must not hold up a hand
 
-    def __init__(self, bot: Bot, username: str) -> None:
+    def __init__(self, bot: Bot, username: str, posts: Posts) -> None:
         self.bot = bot
         self.username = username
-        # each room's lobby message: (game, message id, the lobby), edited as seats
-        # fill; after a restart the next lobby of a game is posted anew
-        self._lobbies: dict[str, tuple[int, int, Lobby]] = {}
+        # each room's lobby is one message, edited as seats fill; where it is, the
+        # service remembers (a restarted bot edits the same message)
+        self.posts = posts
+        self._usernames: dict[int, str | None] = {}  # chat id: its public @username, if any
 
     def room_key(self, place: Place) -> str:
         return str(chat_of(place)[0])
@@ -122,31 +124,31 @@ class TelegramPlatform(Platform[None]):
         return await self._send_text(place, say.text, say.mention, keyboard(say.buttons))
 
     async def lobby(self, place: Place, lobby: Lobby, origin: None) -> str | None:
-        """The game's lobby: one message, edited as people take their seats."""
-        key = place.room
-        known = self._lobbies.get(key)
-        if known is not None and known[0] == lobby.game_id:
-            if await self._edit_lobby(place, known[1], lobby, keyboard(lobby.buttons)):
-                self._lobbies[key] = (lobby.game_id, known[1], lobby)
+        """The game's lobby: one message, edited as people take their seats; an earlier
+        game's lobby loses its buttons."""
+        known = await self.posts.lobby_post(place)
+        if known is not None:
+            if known.game_id == lobby.game_id and await self._edit_lobby(
+                place, int(known.message_id), lobby
+            ):
                 return None  # nothing new in the room
-            await self._edit_lobby(place, known[1], known[2], None)  # the old one bare
+            await self._bare(place, int(known.message_id))
+            await self.posts.drop_lobby_post(place)
         sent = await self.room_text(place, lobby, origin)
         if sent is not None:
-            self._lobbies[key] = (lobby.game_id, int(sent), lobby)
+            await self.posts.keep_lobby_post(place, lobby.game_id, sent)
         return sent
 
     async def before_board(self, place: Place, board: Board) -> None:
         """The game has begun: its lobby's buttons go."""
-        known = self._lobbies.get(place.room)
-        if known is not None and known[0] == board.game_id:
-            del self._lobbies[place.room]
-            await self._edit_lobby(place, known[1], known[2], None)
+        known = await self.posts.lobby_post(place)
+        if known is not None and known.game_id == board.game_id:
+            await self.posts.drop_lobby_post(place)
+            await self._bare(place, int(known.message_id))
 
-    async def _edit_lobby(
-        self, place: Place, message_id: int, lobby: Lobby, markup: InlineKeyboardMarkup | None
-    ) -> bool:
-        """Show ``lobby`` in its message with ``markup`` (None: no buttons); False when
-        the message is gone (deleted, too old to edit)."""
+    async def _edit_lobby(self, place: Place, message_id: int, lobby: Lobby) -> bool:
+        """Show ``lobby`` in its message; False when the message is gone (deleted, too
+        old to edit)."""
         try:
             await self._call(
                 self.bot.edit_message_text,
@@ -154,13 +156,25 @@ class TelegramPlatform(Platform[None]):
                 message_id=message_id,
                 text=_with_mentions(lobby.text[:TEXT], lobby.mention),
                 parse_mode="HTML",
-                reply_markup=markup,
+                reply_markup=keyboard(lobby.buttons),
             )
         except BadRequest as error:
             return "not modified" in str(error).lower()
         except TelegramError:
             return False
         return True
+
+    async def _bare(self, place: Place, message_id: int) -> None:
+        """An old lobby's buttons taken away (its text stays)."""
+        try:
+            await self._call(
+                self.bot.edit_message_reply_markup,
+                chat_id=chat_of(place)[0],
+                message_id=message_id,
+                reply_markup=None,
+            )
+        except TelegramError as error:
+            log.info("telegram: an old lobby kept its buttons: %s", type(error).__name__)
 
     async def private_text(self, place: Place, person: Person, say: Say, origin: None) -> bool:
         try:
@@ -224,7 +238,7 @@ class TelegramPlatform(Platform[None]):
         await self._call(
             self.bot.send_photo,
             photo=png,
-            filename=LEADERBOARD,
+            filename=picture.name,
             caption=picture.text[:CAPTION],
             **_to(place, picture),
         )
@@ -237,6 +251,44 @@ class TelegramPlatform(Platform[None]):
             caption=file.text[:CAPTION],
             **_to(place, file),
         )
+
+    # ----- tournament tables -----------------------------------------------------------
+
+    async def open_room(self, place: Place, title: str) -> Place | None:
+        """A forum topic called ``title`` in the tournament's group. Where the group has
+        no topics (or the bot may not open one: it must be an administrator allowed to
+        manage topics), a room of the group itself: its board is a message of its own in
+        the group, edited in place, and its players act by the buttons of that message and
+        of their private hands (docs/bot.md, "Tournament tables")."""
+        chat = chat_of(place)[0]
+        try:
+            found = await self._call(self.bot.get_chat, chat_id=chat)
+            self._usernames[chat] = found.username
+            if found.is_forum:
+                topic = await self._call(
+                    self.bot.create_forum_topic, chat_id=chat, name=title[:TOPIC_NAME]
+                )
+                room = f"{chat}:{topic.message_thread_id}"
+                return Place(PLATFORM, place.community, room, place.community_name, place.locale)
+        except TelegramError as error:
+            log.warning("telegram: no topic %r in %s: %s", title, chat, error)
+        log.info("telegram: table %r plays in %s itself (no topic)", title, chat)
+        room = table_room(chat, secrets.token_hex(4))
+        return Place(PLATFORM, place.community, room, place.community_name, place.locale)
+
+    def link(self, place: Place) -> str:
+        """A link to the topic: by the group's @username when it is public, else the
+        members' link of a supergroup (``t.me/c/<id without -100>/<topic>``)."""
+        chat, topic = chat_of(place)
+        if topic is None:
+            return ""
+        username = self._usernames.get(chat)
+        if username:
+            return f"https://t.me/{username}/{topic}"
+        digits = str(chat)
+        if digits.startswith("-100"):
+            return f"https://t.me/c/{digits[4:]}/{topic}"
+        return ""  # a basic group has neither topics nor links to its messages
 
     # ----- failures --------------------------------------------------------------------
 
@@ -252,7 +304,7 @@ class TelegramPlatform(Platform[None]):
 
 def telegram_delivery(bot: Bot, service: Posts, username: str) -> Delivery[None]:
     """Delivery to Telegram: the shared core with Telegram's part."""
-    return Delivery(TelegramPlatform(bot, username), service)
+    return Delivery(TelegramPlatform(bot, username, service), service)
 
 
 def photo_name(kind: str, game_id: int, move_number: int) -> str:

@@ -18,6 +18,7 @@ PLATFORM = "telegram"
 LOCALE = 8  # characters kept of a language code
 NAME = 100  # of a person's name
 TITLE = 200  # of a group's title
+TABLE = "#"  # between a group's id and a tournament table's key (a group without topics)
 
 
 def place_of(chat: Chat, topic: int | None = None, locale: str | None = None) -> Place:
@@ -27,9 +28,21 @@ def place_of(chat: Chat, topic: int | None = None, locale: str | None = None) ->
 
 
 def chat_of(place: Place) -> tuple[int, int | None]:
-    """The chat id and forum topic of a place."""
-    chat, _, topic = place.room.partition(":")
+    """The chat id and forum topic of a place (a table's room in a group without topics
+    is the group's own chat)."""
+    chat, _, topic = place.room.split(TABLE, 1)[0].partition(":")
     return int(chat), int(topic) if topic else None
+
+
+def table_room(chat: int, key: str) -> str:
+    """A tournament table's room in a group without topics: ``<chat>#<key>``. Its
+    messages go to the group; presses of its buttons there act in it."""
+    return f"{chat}{TABLE}{key}"
+
+
+def room_of_table(place: Place, room: str) -> bool:
+    """Whether ``room`` is a table's room of the group at ``place``."""
+    return room.startswith(place.room.partition(":")[0] + TABLE)
 
 
 def person_of(user: User, admin: bool = False) -> Person:

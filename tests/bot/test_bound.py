@@ -102,11 +102,17 @@ async def test_a_button_of_another_rooms_game_acts_in_neither(store: Store) -> N
 
 async def test_after_a_restart_the_room_sees_the_latest_move_once(store: Store) -> None:
     room = await a_game(store)
-    # the board went out and the platform noted it: nothing to send again
+    # the board went out and the platform noted it, but not the hand of the person to
+    # move (stopped between the two): the hand alone goes, once
     latest = boards(room.log)[-1]
     await store.posts.keep(1, "board", 1, "m1", room.clock.now, latest.move_number)
     fresh = GameService(store, clock=room.clock, seeds=seeded())
-    assert await fresh.resume("console") == []
+    [(_, effects)] = await fresh.resume("console")
+    assert not boards(effects) and [type(e) for e in effects] == [Hand]
+    assert effects[0].buttons and effects[0].move_number == latest.move_number
+    await fresh.hand_shown(room.place, 1, latest.move_number)  # as the delivery notes it
+    # both went out: nothing to send again
+    assert await GameService(store, clock=room.clock, seeds=seeded()).resume("console") == []
     # a move saved, then the process died before its board went out
     mover = next(n for n in ("Ana", "Beto") for h in hands_for(room.log, n) if h.buttons)
     hand = [h for h in hands_for(room.log, mover) if h.buttons][-1]
@@ -120,6 +126,7 @@ async def test_after_a_restart_the_room_sees_the_latest_move_once(store: Store) 
     to_move = board.view.to_move
     assert [e.person.name for e in effects if isinstance(e, Hand)] == [["Ana", "Beto"][to_move]]
     await store.posts.shown(1, "board", board.move_number)
+    await fresh.hand_shown(room.place, 1, board.move_number)
     assert await GameService(store, clock=room.clock).resume("console") == []
     assert await fresh.resume("telegram") == []
 

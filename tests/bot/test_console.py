@@ -164,3 +164,27 @@ async def test_house_rules_typed_in_the_console(tmp_path: Path) -> None:
     said = await console.type("/rules")
     assert "blocked_tie=nobody) ✱" in said and "score_to=winner) ✱" in said
     await console.quit()
+
+
+async def test_a_tournament_in_the_console_moves_between_its_tables(tmp_path: Path) -> None:
+    """Issue 22: the console runs a tournament locally; /room moves between its rooms, so
+    a person plays at one table while computers play the others."""
+    console = await ConsoleProcess.start(tmp_path)
+    await console.type("/tournament new Copa rounds=1 minutes=20 checkin=off")
+    await console.type("/tournament register Los Nuestros computer")
+    for team in ("Bots A", "Bots B", "Bots C"):
+        await console.type(f"/tournament register {team} computer computer")
+    await console.type("/tournament close")
+    started = await console.type("/tournament start")
+    rooms = re.findall(r"→ /room (r1-t\d)", started)
+    assert sorted(rooms) == ["r1-t1", "r1-t2"], started
+    listed = await console.type("/room")
+    assert "r1-t1" in listed and "r1-t2" in listed
+    lines = {line.split("→ /room ")[1]: line for line in started.splitlines() if "→ /room" in line}
+    [ours] = [room for room, line in lines.items() if "Los Nuestros" in line]
+    await console.type(f"/room {ours}")
+    joined = await console.type("/join")
+    assert "the game begins" in joined.lower(), joined
+    back = await console.type("/room mesa")
+    assert "mesa" in back
+    await console.quit()

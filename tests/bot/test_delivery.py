@@ -62,6 +62,9 @@ class Service:
         post = self.posts[place]
         self.posts[place] = Post(post.game_id, post.message_id, move_number)
 
+    async def hand_shown(self, place: Place, game_id: int, move_number: int) -> None:
+        return None
+
 
 class Fake(Platform[str]):
     """Records what it was asked to do; message ids count up (like Telegram's) unless

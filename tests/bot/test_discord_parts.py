@@ -18,7 +18,7 @@ from bot import pictures, registry
 from bot.buttons import DISCORD, Pressed
 from bot.config import Settings
 from bot.discord.app import DiscordBot
-from bot.discord.commands import CatalogTranslator, args_of, domino_command
+from bot.discord.commands import CatalogTranslator, alone_commands, args_of, domino_command
 from bot.discord.components import BUTTONS, OPTIONS, buttons_view, hand_view, is_ours
 from bot.discord.delivery import (
     DM_RETRY_SECONDS,
@@ -114,6 +114,11 @@ async def test_small_hands_are_buttons_and_large_ones_menus_in_pages() -> None:
 
 async def _synced() -> dict:
     """The /domino command as the bot syncs it: built from the registry, translated."""
+    return (await _all_synced())["domino"]
+
+
+async def _all_synced() -> dict[str, dict]:
+    """Every command the bot syncs (/domino, and those that stand alone), by name."""
 
     async def run(*_: object) -> None: ...
 
@@ -122,11 +127,13 @@ async def _synced() -> dict:
 
     tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
     tree.add_command(domino_command(run, complete))
+    for command in alone_commands(run, complete):
+        tree.add_command(command)
     await tree.set_translator(CatalogTranslator())
     translator = tree.translator
     assert translator is not None
-    [domino] = [await c.get_translated_payload(tree, translator) for c in tree.get_commands()]
-    return domino
+    payloads = [await c.get_translated_payload(tree, translator) for c in tree.get_commands()]
+    return {p["name"]: p for p in payloads}
 
 
 async def test_the_command_is_translated_for_spanish_and_portuguese_players() -> None:
@@ -156,9 +163,15 @@ TYPES = {Kind.TEXT: STRING, Kind.NUMBER: INTEGER, Kind.FLAG: BOOLEAN, Kind.PERSO
 
 
 async def test_the_command_is_the_registry() -> None:
-    domino = await _synced()
+    synced = await _all_synced()
+    domino = synced["domino"]
     subs = {o["name"]: o for o in domino["options"]}
-    assert list(subs) == [spec.name for spec in registry.public()]
+    assert list(subs) == [spec.name for spec in registry.public() if not spec.alone]
+    alone = [spec.name for spec in registry.public() if spec.alone]
+    assert sorted(synced) == sorted(["domino", *alone])
+    for name in alone:  # a command of its own, in servers only
+        assert synced[name]["dm_permission"] is False
+        subs[name] = dict(synced[name], type=SUBCOMMAND)
     for spec in registry.public():
         sub = subs[spec.name]
         assert sub["type"] == SUBCOMMAND and sub["description"] == spec.about

@@ -13,12 +13,15 @@ from bot.registry import COMMANDS, SETTINGS, Needs, Where, Who, moves, private_o
 from bot.session import Refusal
 
 HANDLERS = Path(bot.handlers.__file__).parent
+# the tournament's handlers live with the rest of the tournament (issue 22)
+HANDLER_DIRS = (HANDLERS, HANDLERS.parent / "tournament")
 
 
 def decorated() -> dict[str, tuple[str, str]]:
-    """Each ``@handles("name")`` written in bot/handlers/: name -> (module, function)."""
+    """Each ``@handles("name")`` written in bot/handlers/ and bot/tournament/: name ->
+    (module, function)."""
     found: dict[str, tuple[str, str]] = {}
-    for path in sorted(HANDLERS.glob("*.py")):
+    for path in sorted(p for folder in HANDLER_DIRS for p in folder.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
             if not isinstance(node, ast.AsyncFunctionDef | ast.FunctionDef):
                 continue
@@ -30,7 +33,7 @@ def decorated() -> dict[str, tuple[str, str]]:
                 ):
                     name = ast.literal_eval(decorator.args[0])
                     assert name not in found, f"two handlers of {name}"
-                    found[name] = (f"bot.handlers.{path.stem}", node.name)
+                    found[name] = (f"bot.{path.parent.name}.{path.stem}", node.name)
     return found
 
 

@@ -127,11 +127,30 @@ ARGS: dict[str, list[tuple[str, ...]]] = {
     ],
     "forget": [(), ("confirm",)],
     "timer": [("idle", ""), ("lobby", ""), ("turn", "1")],
+    "tournament": [
+        (),
+        ("new", "Copa", "rounds=2"),
+        ("register", "Los", "Primos", "@beto"),
+        ("register", "Solo"),
+        ("list",),
+        ("standings",),
+        ("checkin",),
+        ("leave",),
+        ("close",),
+        ("start",),
+        ("penalty", "Los", "Primos", "20", "noise"),
+        ("export",),
+        ("forfeit", "1", "Solo"),
+        ("log",),
+        ("set", "minutes=x"),
+        ("frob",),
+        ("cancel",),
+    ],
 }
 TYPED = [
     "play", "play", "draw", "pass", "hand", "board", "score", "join", "leave", "add_ai",
     "kick", "begin", "new", "end", "next", "cancel", "export", "export", "top", "stats",
-    "rules", "settings", "help", "forget", "unknown", "open",
+    "rules", "settings", "help", "forget", "unknown", "open", "tournament",
 ]  # fmt: skip
 # Forged private presses: every command, those a private chat must not carry more often.
 ROOM_COMMANDS = ["join", "begin", "cancel", "export", "new", "add_ai", "kick", "leave", "next"]

@@ -35,6 +35,8 @@ What it covers:
   typing; MESSAGE_CREATE/UPDATE/DELETE dispatched to the gateway. Validation of lengths, empty
   messages, component layout and custom_id duplicates, file size (10 MiB), bot permissions from
   roles and channel overwrites (50001/50013), closed DMs (50007).
+* Public threads started without a message (`POST /channels/{id}/threads`: the bot's
+  permission to create them, a text channel only, the name's length; THREAD_CREATE).
 * Users, guilds, channels, members (GET routes), DM channels, application info, global and guild
   application commands (bulk overwrite keeps ids by name and type; localizations stripped from
   GET answers unless `with_localizations=true`; name/description/locale validation).
@@ -43,16 +45,17 @@ What it covers:
 Tests build the world (`guild`, `text_channel`, `thread`, `member`, `admin`, `role`, `user`,
 `close_dms`, `lock_channel`), inject what users do (`slash`, `autocomplete`, `press`, `forge`,
 `post`, `delete_channel`, `update_member`, `drop`, `request_reconnect`, `invalidate_session`) and
-inspect what the bot did (`calls`, `messages`, `message`, `dm_messages`, `interaction_responses`,
-`interaction_messages`, `commands`, `identified`, `resumed`), waiting with `wait_for`.
+inspect what the bot did (`calls`, `threads`, `messages`, `message`, `dm_messages`,
+`interaction_responses`, `interaction_messages`, `commands`, `identified`, `resumed`), waiting
+with `wait_for`.
 
 Not modelled: modal submits (type 9 answers are recorded, but no MODAL_SUBMIT injection), ETF
 encoding, payload (non-transport) compression, gateway send rate limits and session start
 concurrency, real rate-limit buckets (only injected with `fail`), voice, presences, reactions,
-pins, polls, stickers, threads created through the API, channel/role/guild management routes,
-webhooks other than interaction webhooks, audit logs, entitlements, user-installed apps, the
-exact error-tree wording of some validations (locale keys, callback types) and the CDN's signed
-attachment URLs.
+pins, polls, stickers, private threads, threads started from a message, channel/role/guild
+management routes, webhooks other than interaction webhooks, audit logs, entitlements,
+user-installed apps, the exact error-tree wording of some validations (locale keys, callback
+types) and the CDN's signed attachment URLs.
 """
 
 from __future__ import annotations
@@ -152,7 +155,7 @@ ALL_INTENTS = (1 << 26) - 1
 # ---- message flags, channel types, interaction and callback types
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
-CHANNEL_TEXT, CHANNEL_DM, CHANNEL_PUBLIC_THREAD = 0, 1, 11
+CHANNEL_TEXT, CHANNEL_DM, CHANNEL_PUBLIC_THREAD, CHANNEL_PRIVATE_THREAD = 0, 1, 11, 12
 PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
 PONG, CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 1, 4, 5, 6, 7
 AUTOCOMPLETE_RESULT, MODAL = 8, 9
@@ -664,13 +667,26 @@ class FakeDiscord:
 
     def thread(self, guild_id: int, parent_id: int, thread_id: int, name: str) -> JSON:
         """A public thread of a text channel; after the bot connected, a THREAD_CREATE."""
+        return self._new_thread(guild_id, parent_id, thread_id, name, self.owner_id)
+
+    def threads(self, parent_id: int) -> list[JSON]:
+        """The threads of a channel, oldest first."""
+        return [
+            copy.deepcopy(c)
+            for c in self._channels.values()
+            if c["type"] == CHANNEL_PUBLIC_THREAD and c.get("parent_id") == str(parent_id)
+        ]
+
+    def _new_thread(
+        self, guild_id: int, parent_id: int, thread_id: int, name: str, owner_id: int
+    ) -> JSON:
         created = _now()
         thread: JSON = {
             "id": str(thread_id),
             "type": CHANNEL_PUBLIC_THREAD,
             "guild_id": str(guild_id),
             "parent_id": str(parent_id),
-            "owner_id": str(self.owner_id),
+            "owner_id": str(owner_id),
             "name": name,
             "last_message_id": None,
             "rate_limit_per_user": 0,
@@ -1672,6 +1688,7 @@ class FakeDiscord:
                 )
             ),
             ("POST", f"/channels/{snow.format('channel')}/typing", self._typing, True),
+            ("POST", f"/channels/{snow.format('channel')}/threads", self._start_thread, True),
             ("GET", f"/guilds/{snow.format('guild')}", self._get_guild, True),
             ("GET", f"/guilds/{snow.format('guild')}/channels", self._guild_channels, True),
             ("GET", f"/guilds/{snow.format('guild')}/members", self._list_members, True),
@@ -2331,6 +2348,26 @@ class FakeDiscord:
         if not own and not self._permissions(channel, self.bot_id) & MANAGE_MESSAGES:
             raise ApiError(*MISSING_PERMISSIONS)
         self._remove_message(message)
+
+    async def _start_thread(self, req: _Req) -> JSON:
+        """A public thread without a starter message (POST /channels/{id}/threads)."""
+        channel = self._visible_channel(int(req.params["channel"]), VIEW_CHANNEL)
+        if channel["type"] != CHANNEL_TEXT:
+            raise ApiError(400, "Cannot execute action on this channel type", 50024)
+        body = req.json if isinstance(req.json, dict) else {}
+        if body.get("type", CHANNEL_PRIVATE_THREAD) != CHANNEL_PUBLIC_THREAD:
+            # private threads (the API's default) are not modelled
+            raise _form_error(("type",), "BASE_TYPE_CHOICES", "Only public threads (11) here.")
+        name = body.get("name")
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            raise _form_error(
+                ("name",), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."
+            )
+        if CREATE_PUBLIC_THREADS & ~self._permissions(channel, self.bot_id):
+            raise ApiError(*MISSING_PERMISSIONS)
+        guild_id = int(channel["guild_id"])
+        thread = self._new_thread(guild_id, int(channel["id"]), self.snowflake(), name, self.bot_id)
+        return copy.deepcopy(thread)
 
     async def _typing(self, req: _Req) -> None:
         channel = self._visible_channel(int(req.params["channel"]))

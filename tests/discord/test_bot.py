@@ -226,9 +226,11 @@ async def test_four_people_play_partnership_to_the_leaderboard(fake, bot, table)
     top = await fake.wait_for(leaderboard, what="the leaderboard picture in the channel")
     assert any(name in words(top) for name in table.people), top["content"]
 
-    # one /domino command, in this guild only, its words in Spanish and Portuguese too
+    # /domino, and /tournament beside it, in this guild only, their words in Spanish and
+    # Portuguese too
     assert fake.commands() == []
-    [domino] = fake.commands(GUILD)
+    assert sorted(c["name"] for c in fake.commands(GUILD)) == ["domino", "tournament"]
+    [domino] = [c for c in fake.commands(GUILD) if c["name"] == "domino"]
     assert domino["name"] == "domino"
     assert domino.get("contexts") == [0] or domino.get("dm_permission") is False
     options = {o["name"]: o for o in domino["options"]}
@@ -430,8 +432,15 @@ async def test_stale_foreign_and_forged_presses_change_nothing(fake, bot, table)
     # the same move again, from the ephemeral copy, is old
     updates = table.board_updates()
     game = bot.game()
-    answer = await table.refusal(await table.press(name, copy, play))
+    iid = await table.press(name, copy, play)
+    answer = await table.refusal(iid)
     assert "earlier moment" in answer["content"]
+    # "Here is how things are now": the presser's hand follows, only they see it
+    [now] = await fake.wait_for(
+        lambda: [m for m in table.followups(iid) if has_file(m, "hand.png")],
+        what="the hand as it is now",
+    )
+    assert now["flags"] & EPHEMERAL, now
     await asyncio.sleep(0.5)
     unchanged()
 

@@ -31,7 +31,7 @@ async def test_house_rules_set_shown_and_in_force(fake, bot, table) -> None:
 
     # the tree Discord took: at most 25 subcommands, ``rule`` among them, ``new`` with an
     # autocompleted ``options`` field
-    [domino] = fake.commands(GUILD)
+    [domino] = [c for c in fake.commands(GUILD) if c["name"] == "domino"]
     subcommands = {o["name"]: o for o in domino["options"]}
     assert "rule" in subcommands and len(subcommands) <= 25
     new_options = {o["name"]: o for o in subcommands["new"]["options"]}

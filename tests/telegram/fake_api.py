@@ -13,7 +13,9 @@ exercised. What it covers:
   poller) or a webhook (`setWebhook` with secret token; updates are POSTed in order and retried).
 * Messages: send / edit / delete of text, photo and document messages with per-chat message ids,
   HTML parse mode turned into text + entities the way Telegram does (so a bot sees what users see),
-  inline keyboards, replies, forum topics; every version of an edited message is kept.
+  inline keyboards, replies, forum topics (messages in them; `createForumTopic` in a forum
+  where the bot is an administrator, its service message opening it); every version of an
+  edited message is kept.
 * The errors a bot meets in practice: 403 for private chats the user never opened, blocked users
   and groups the bot was removed from; 400 for "message is not modified", missing messages, bad
   HTML, oversized texts and callback data, stale callback/inline query ids; injected 429/5xx
@@ -22,13 +24,14 @@ exercised. What it covers:
   replies to its own messages, unless it is an administrator there.
 
 Tests inject what users do (`send_message`, `press`, `inline_query`, `chat_member_update`, ...)
-and inspect what the bot did (`calls`, `sent_to`, `messages`, `answered_callbacks`), waiting with
-`wait_for` / `wait_calls` since the bot runs concurrently.
+and inspect what the bot did (`calls`, `sent_to`, `messages`, `topics`, `in_topic`,
+`answered_callbacks`), waiting with `wait_for` / `wait_calls` since the bot runs concurrently.
 
 Not modelled: Markdown parse modes (the text is stored as sent), media kinds other than photo and
-document, albums, polls, reactions, payments, channels, pinning, topic management, restricting or
-banning users, real flood limits (only injected with `fail`), link previews, fetching file URLs
-(a placeholder stands in), my_chat_member on `block`, and update expiry.
+document, albums, polls, reactions, payments, channels, pinning, topic management beyond
+creating one (and the check that a topic exists), restricting or banning users, real flood
+limits (only injected with `fail`), link previews, fetching file URLs (a placeholder stands
+in), my_chat_member on `block`, and update expiry.
 """
 
 from __future__ import annotations
@@ -367,6 +370,7 @@ class FakeTelegram:
         self._deleted: dict[tuple[int, int], JSON] = {}
         self._history: dict[tuple[int, int], list[JSON]] = {}  # earlier versions of edited ones
         self._last_id: dict[int, int] = {}
+        self._topics: dict[int, list[JSON]] = {}  # chat id -> forum topics the bot created
         self._files: dict[str, _File] = {}
         self._file_numbers = itertools.count(1)
         self._callbacks: dict[str, JSON] = {}  # query id -> {"data", "answer"}
@@ -416,6 +420,7 @@ class FakeTelegram:
                 "answerCallbackQuery": self._answer_callback_query,
                 "answerInlineQuery": self._answer_inline_query,
                 "getChat": self._get_chat,
+                "createForumTopic": self._create_forum_topic,
                 "getChatMember": self._get_chat_member,
                 "getChatAdministrators": self._get_chat_administrators,
                 "getFile": self._get_file,
@@ -495,14 +500,24 @@ class FakeTelegram:
         return copy.deepcopy(user)
 
     def group(
-        self, chat_id: int, title: str, type: str = "supergroup", is_forum: bool = False
+        self,
+        chat_id: int,
+        title: str,
+        type: str = "supergroup",
+        is_forum: bool = False,
+        *,
+        username: str | None = None,
     ) -> JSON:
-        """A group or supergroup the bot is a member of."""
+        """A group or supergroup the bot is a member of (a public one has a username)."""
         if chat_id >= 0 or type not in ("group", "supergroup"):
             raise ValueError("groups have negative ids and type 'group' or 'supergroup'")
+        if is_forum and type != "supergroup":
+            raise ValueError("only a supergroup can be a forum")
         chat: JSON = {"id": chat_id, "type": type, "title": title}
         if is_forum:
             chat["is_forum"] = True
+        if username is not None:
+            chat["username"] = username
         self._chats[chat_id] = chat
         return copy.deepcopy(chat)
 
@@ -653,6 +668,14 @@ class FakeTelegram:
     def sent_to(self, chat_id: int) -> list[JSON]:
         """Messages the bot sent to a chat that are still there, oldest first, as edited."""
         return [m for m in self.messages(chat_id) if m["from"]["id"] == self.bot_id]
+
+    def topics(self, chat_id: int) -> list[JSON]:
+        """The forum topics the bot created in a chat, oldest first: their ForumTopic."""
+        return copy.deepcopy(self._topics.get(chat_id, []))
+
+    def in_topic(self, chat_id: int, topic: int) -> list[JSON]:
+        """Messages the bot sent in a forum topic that are still there, oldest first."""
+        return [m for m in self.sent_to(chat_id) if m.get("message_thread_id") == topic]
 
     def messages(self, chat_id: int) -> list[JSON]:
         """Every message in the chat (users' and the bot's) that is not deleted, oldest first."""
@@ -1095,6 +1118,37 @@ class FakeTelegram:
         )
         gifts = dict.fromkeys(kinds.split(), False)
         return chat | {"accent_color_id": 0, "max_reaction_count": 11, "accepted_gift_types": gifts}
+
+    async def _create_forum_topic(self, req: _Request) -> JSON:
+        """A topic of a forum supergroup, made by the bot as an administrator allowed to
+        manage topics; its id is that of the service message that opens it."""
+        chat = self._writable_chat(req.params, new_message=True)
+        if not chat.get("is_forum"):
+            raise bad_request("the chat is not a forum")
+        if self.bot_id not in self._admins.get(chat["id"], ()):
+            raise bad_request("not enough rights to create a topic")
+        name = req.params.get("name")
+        if not isinstance(name, str) or not 1 <= len(name) <= 128:
+            raise bad_request("TOPIC_NAME_INVALID")
+        topic: JSON = {
+            "message_thread_id": self._next_message_id(chat["id"]),
+            "name": name,
+            "icon_color": req.params.get("icon_color", 0x6FB9F0),
+        }
+        created = _without(topic, "message_thread_id")
+        self._store(
+            {
+                "message_id": topic["message_thread_id"],
+                "from": self.bot_user,
+                "chat": chat,
+                "date": int(time.time()),
+                "message_thread_id": topic["message_thread_id"],
+                "is_topic_message": True,
+                "forum_topic_created": created,
+            }
+        )
+        self._topics.setdefault(chat["id"], []).append(topic)
+        return copy.deepcopy(topic)
 
     def _status(self, chat: JSON, user_id: int) -> str:
         if chat["type"] == "private":

@@ -68,9 +68,38 @@ class _Bot:
         return call
 
 
+async def test_the_lobby_is_the_same_message_after_a_restart(tg: FakeTelegram, tmp_path) -> None:
+    """Where the lobby is lives in the database: after a restart the next seat edits the
+    same message, and a new game's lobby takes the old one's buttons away."""
+    table = Table(tg)
+    for number, name in enumerate(("Ana", "Beto", "Caro")):
+        table.person(name, 741 + number)
+    first = await BotProcess(tg, tmp_path).polling()
+    await table.say("Ana", "/new draw 50")
+    [lobby] = await tg.wait_for(lambda: lobbies(tg), what="the lobby")
+    await first.stop()
+    second = await BotProcess(tg, tmp_path).polling()
+    try:
+        await table.say("Beto", "/join")
+        await tg.wait_for(
+            lambda: [m for m in lobbies(tg) if "Beto" in m["text"]], what="Beto's seat shown"
+        )
+        assert [m["message_id"] for m in lobbies(tg)] == [lobby["message_id"]]
+        await table.say("Ana", "/cancel")
+        await table.say("Caro", "/new draw 50")
+        await tg.wait_for(lambda: len(lobbies(tg)) == 2, what="the new game's lobby")
+        old, new = sorted(lobbies(tg), key=lambda m: m["message_id"])
+        assert old["message_id"] == lobby["message_id"]
+        await tg.wait_for(lambda: not buttons(tg.message(GROUP, old["message_id"])), what="bare")
+        assert buttons(new)
+    finally:
+        await second.stop()
+    assert not second.tracebacks(), second.tracebacks()
+
+
 async def test_files_are_named_for_what_they_are() -> None:
     api = _Bot()
-    platform = TelegramPlatform(api, "dominobot")  # type: ignore[arg-type]
+    platform = TelegramPlatform(api, "dominobot", None)  # type: ignore[arg-type]
     place = Place("telegram", str(GROUP), str(GROUP))
     await platform.picture(place, Picture("Top", (), "The leaderboard"), b"png", None)
     await platform.file(place, File("domino-7.json", b"{}", "The record"), None)

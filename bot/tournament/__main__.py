@@ -1,0 +1,93 @@
+"""``python -m bot.tournament simulate --teams N --rounds R --format swiss|round_robin|rotating
+[--preset P] [--target T] [--minutes M] [--seed S] [--json]``: a whole tournament of
+computer players through the real service, on a temporary database and a simulated clock.
+Bad arguments: one line, exit status 2."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+from typing import Any, NoReturn
+
+from bot.tournament.model import FORMATS
+from bot.tournament.simulate import Plan, simulate
+from engine.players import STRENGTHS
+from engine.presets import preset_names
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        print(f"python -m bot.tournament: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def parser() -> Parser:
+    p = Parser(prog="python -m bot.tournament", description=__doc__)
+    sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
+    s = sub.add_parser("simulate", help="a whole tournament of computer players")
+    s.add_argument("--teams", type=int, required=True, help="teams (players when rotating)")
+    s.add_argument("--rounds", type=int, required=True)
+    s.add_argument("--format", choices=FORMATS, default="swiss")
+    s.add_argument("--preset", default="tournament_pr")
+    s.add_argument("--target", type=int, default=200)
+    s.add_argument("--minutes", type=int, default=40, help="the round clock (0: none)")
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--hand-minutes", type=float, default=4.0, help="a hand's simulated length")
+    s.add_argument("--strength", choices=STRENGTHS, default="normal")
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    return p
+
+
+def check(p: Parser, args: Any) -> None:
+    least = 4 if args.format == "rotating" else 2
+    if not least <= args.teams <= 256:
+        p.error(f"--teams must be from {least} to 256 for {args.format}")
+    if not 1 <= args.rounds <= 30:
+        p.error("--rounds must be from 1 to 30")
+    if args.preset not in preset_names():
+        p.error(f"--preset {args.preset} is not a game; the games: {', '.join(preset_names())}")
+    if not 1 <= args.target <= 10_000 or not 0 <= args.minutes <= 600:
+        p.error("--target must be from 1 to 10000 and --minutes from 0 to 600")
+    if not 0.1 <= args.hand_minutes <= 120:
+        p.error("--hand-minutes must be from 0.1 to 120")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = parser()
+    args = p.parse_args(argv)
+    check(p, args)
+    plan = Plan(
+        teams=args.teams, rounds=args.rounds, format=args.format, preset=args.preset,
+        target=args.target, minutes=args.minutes, seed=args.seed,
+        hand_minutes=args.hand_minutes, strength=args.strength,
+    )  # fmt: skip
+    started = time.perf_counter()
+    try:
+        result = asyncio.run(simulate(plan))
+    except Exception as error:  # the service's refusal of these settings, said in one line
+        print(f"python -m bot.tournament: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False))
+        return 0
+    took = time.perf_counter() - started
+    print(f"{result['format']}: {len(result['rounds'])} rounds in {took:.1f} s")
+    for r in result["rounds"]:
+        for t in r["tables"]:
+            a, b = t["teams"]
+            x, y = t["score"]
+            print(f"  round {r['round']} table {t['table']}: {a} {x} - {y} {b} "
+                  f"({t['ended_by']}, {t['hands']} hands)")  # fmt: skip
+        if r["byes"]:
+            print(f"  round {r['round']} byes: {', '.join(r['byes'])}")
+    for i, s in enumerate(result["standings"], 1):
+        print(f"{i:>3}. {s['team']:<20} won {s['won']} of {s['played']}  "
+              f"{s['points_for']}-{s['points_against']}  {s['tiebreaks']}")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
