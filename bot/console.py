@@ -35,6 +35,7 @@ from bot.model import (
     Picture,
     Place,
     Say,
+    TableTold,
 )
 from bot.pictures import board_png, hand_png, picture_png
 from bot.service import GameService
@@ -181,6 +182,8 @@ class Console:
                 await self._open_tables(effect)
             elif isinstance(effect, Elsewhere):
                 await self.deliver(effect.place, list(effect.effects))
+            elif isinstance(effect, TableTold):
+                await self.service.table_told(effect)
             elif isinstance(effect, Board):
                 path = self.pictures / "board.png"
                 png = await board_png(effect)
@@ -226,6 +229,8 @@ class Console:
                 await self._open_tables(effect)
             elif isinstance(effect, Elsewhere):
                 await self.deliver(effect.place, list(effect.effects))
+            elif isinstance(effect, TableTold):
+                await self.service.table_told(effect)
             elif _heard_elsewhere(effect, self.name):
                 self.print(f"[{place.room}] " + effect.text)
 

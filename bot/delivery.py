@@ -48,6 +48,7 @@ from bot.model import (
     Place,
     Post,
     Say,
+    TableTold,
     private_to,
 )
 from bot.outbox import Outbox
@@ -186,6 +187,8 @@ class Posts(Protocol):
     async def open_table(
         self, place: Place, tournament_id: int, round_number: int, table: int
     ) -> list[Effect]: ...
+
+    async def table_told(self, told: TableTold) -> None: ...
 
 
 class Platform(ABC, Generic[Origin]):
@@ -358,6 +361,8 @@ class Delivery(Generic[Origin]):
             await self.deliver(effect.place, list(effect.effects))
         elif isinstance(effect, OpenTables):
             await self._open_tables(place, effect, origin)
+        elif isinstance(effect, TableTold):  # the result before it went out
+            await self.service.table_told(effect)
 
     async def _open_tables(self, place: Place, tables: OpenTables, origin: Origin | None) -> None:
         """A room per table, its players called there and its game made; then the list of

@@ -250,13 +250,24 @@ class Elsewhere:
     effects: tuple[Effect, ...]
 
 
-Effect = Say | Board | Hand | File | Picture | OpenTables | Elsewhere
+@dataclass(frozen=True)
+class TableTold:
+    """Not a message: the tournament table's result (the effects before this one) went
+    out. Delivery tells the service, which notes it; a restart tells the results never
+    noted."""
+
+    tournament_id: int
+    round: int
+    table: int
+
+
+Effect = Say | Board | Hand | File | Picture | OpenTables | Elsewhere | TableTold
 
 
 def private_to(effect: Effect) -> Person | None:
     """Who alone sees ``effect``; None for the room."""
     if isinstance(effect, Hand):
         return effect.person
-    if isinstance(effect, Board | OpenTables | Elsewhere):
+    if isinstance(effect, Board | OpenTables | Elsewhere | TableTold):
         return None
     return effect.private

@@ -21,7 +21,7 @@ from typing import Any
 from bot import house_rules, standings, texts
 from bot.dispatch import dispatch
 from bot.handlers.lobby import DEFAULT_PRESET
-from bot.model import Command, Effect, Hand, Offer, Person, Place, Popup, Post
+from bot.model import Command, Effect, Hand, Offer, Person, Place, Popup, Post, TableTold
 from bot.seats import seat_of, seats_from
 from bot.session import SYSTEM, Desk, Refusal, open_session
 from bot.showing import command_for, keyed_moves, name_of
@@ -181,7 +181,7 @@ class GameService:
             found.append((place, await self.handle(command)))
         for tournament in await self.store.tournaments.running_on(platform):
             place = await self.place_of_room(tournament.room_id)
-            command = Command(place, SYSTEM, "timer", ("tournament_reopen", ""))
+            command = Command(place, SYSTEM, "timer", ("tournament_reopen", str(tournament.id)))
             effects = await self.handle(command)
             if effects:
                 found.append((place, effects))
@@ -333,6 +333,12 @@ class GameService:
         """The adapter opened ``place`` for a tournament's table: its game, there."""
         args = (str(tournament_id), str(round_number), str(table))
         return await self.handle(Command(place, SYSTEM, "table", args))
+
+    async def table_told(self, told: TableTold) -> None:
+        """A tournament table's result went out: a restart need not tell it again."""
+        await self.store.tournaments.set_table(
+            told.tournament_id, told.round, told.table, self.clock(), told=True
+        )
 
     async def drop_lobby_post(self, place: Place) -> None:
         await self.store.posts.drop(await self.room_id(place), LOBBY)

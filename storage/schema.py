@@ -289,6 +289,8 @@ tournament_tables = Table(
     Column("room_id", Integer, ForeignKey("rooms.id")),
     Column("game_id", Integer, ForeignKey("games.id")),
     Column("updated_at", DateTime, nullable=False),
+    # its result went out to the tournament's room (a restart tells those that did not)
+    Column("told", Boolean, nullable=False, server_default=text("false")),
 )
 Index("ix_tournament_tables_game", tournament_tables.c.game_id)  # a game's table
 Index("ix_tournament_tables_room", tournament_tables.c.room_id)  # a room's table

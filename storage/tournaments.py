@@ -45,6 +45,7 @@ TABLE_CHANGES = (
     "hands",
     "room_id",
     "game_id",
+    "told",
 )
 NO_CLOCK: dict[str, float | None] = {"started_at": None, "ends_at": None, "paused_at": None}
 Sides = tuple[tuple[int, ...], tuple[int, ...]]
@@ -117,6 +118,7 @@ class TableRow:
     room_id: int | None
     game_id: int | None
     updated_at: datetime
+    told: bool = False  # its result went out to the tournament's room (a restart tells it)
 
     @property
     def score(self) -> tuple[int, int]:
@@ -221,11 +223,21 @@ class TournamentRepository:
         return _tournament(row) if row is not None else None
 
     async def running_on(self, platform: str) -> list[TournamentRow]:
-        """The tournaments playing a round on ``platform`` (a restart looks at them)."""
+        """The tournaments on ``platform`` a restart looks at: those playing a round, and
+        those with a table whose result was never told (the process stopped between the
+        two)."""
+        untold = (
+            select(tournament_tables.c.tournament_id)
+            .where(tournament_tables.c.status == "done", ~tournament_tables.c.told)
+            .scalar_subquery()
+        )
         query = (
             select(tournaments)
             .join(communities, communities.c.id == tournaments.c.community_id)
-            .where(communities.c.platform == platform, tournaments.c.status == "running")
+            .where(
+                communities.c.platform == platform,
+                (tournaments.c.status == "running") | tournaments.c.id.in_(untold),
+            )
             .order_by(tournaments.c.id)
         )
         rows = await self._db.run(lambda db: list(db.execute(query)))
@@ -462,7 +474,7 @@ class TournamentRepository:
         **changes: Any,
     ) -> TableRow:
         """Change a table (``status``, ``score_a``, ``score_b``, ``winner``, ``ended_by``,
-        ``hands``, ``room_id``, ``game_id``, ``sides``); the table as it is now."""
+        ``hands``, ``room_id``, ``game_id``, ``sides``, ``told``); the table as it is now."""
         unknown = set(changes) - set(TABLE_CHANGES)
         if unknown:
             raise TypeError(f"a table has no {sorted(unknown)} to change")
@@ -693,6 +705,7 @@ def _planned(
         "hands": int(table.get("hands", 0)),
         "room_id": table.get("room_id"),
         "game_id": table.get("game_id"),
+        "told": bool(table.get("told", False)),
         "updated_at": now,
     }
 

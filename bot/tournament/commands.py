@@ -20,14 +20,15 @@ from bot.session import Refusal, Session
 from bot.tournament import rounds, words
 from bot.tournament.model import FORMATS, Member, Settings
 from bot.tournament.rounds import at, current, epoch, open_round, save, standings_effects
-from bot.tournament.state import Event, load, members_json, settings_json
-from bot.tournament.tables import place_of, rules_of
+from bot.tournament.state import Event, load, load_id, members_json, settings_json
+from bot.tournament.tables import place_of, result_of, rules_of
 from engine.errors import DominoError
 from engine.goal import WAYS, goal_of
 from engine.players import STRENGTHS
 from engine.presets import preset_names
 from engine.rules import Rules
 from lang import tr, trn
+from storage.errors import NotFound
 from storage.games import ACTIVE
 from storage.timers import ALL, TimerPlan
 
@@ -381,11 +382,22 @@ async def round_timer(session: Session) -> None:
 
 
 async def reopen_tables(session: Session) -> None:
-    """A restart: the tables of the round in play that never got their room."""
+    """A restart, for tournament ``session.args[1]``: the results of its tables whose
+    game ended while their result was never written, written; the results never told,
+    told; the tables of the round in play that never got their room, opened."""
     async with session.desk.tournament_lock(session.community.id):
-        row = await session.store.tournaments.active_in_community(session.community.id)
-        if row is not None:
-            session.effects += await rounds.reopen(session, await load(session.store, row))
+        try:
+            event = await load_id(session.store, int(session.args[1]))
+        except (NotFound, ValueError):
+            return
+        for table in playing_tables(event):
+            row = await session.store.games.load(table.game_id)
+            if row.status == "finished":  # stopped between the game's end and its table's
+                loaded = session.desk.loaded(replace(row, status="playing"), keep=False)
+                await result_of(session, loaded)  # (told below, with the others)
+        event = await load_id(session.store, event.id)
+        session.effects += await rounds.untold(session, event)
+        session.effects += await rounds.reopen(session, event)
 
 
 def playing_tables(event: Event) -> list[Any]:

@@ -76,6 +76,7 @@ class Table:
     hands: int = 0
     room_id: int | None = None  # storage's room where it plays
     game_id: int | None = None
+    told: bool = False  # its result went out to the tournament's room
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,20 @@ round; then the next round, or the end."""
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.model import Effect, Elsewhere, OpenTables, Person, Picture, Say, TableToOpen
+from bot.model import (
+    Effect,
+    Elsewhere,
+    OpenTables,
+    Person,
+    Picture,
+    Say,
+    TableTold,
+    TableToOpen,
+)
 from bot.session import Session
 from bot.tournament import words
 from bot.tournament.model import Entry, Standing, Table
@@ -180,8 +190,8 @@ async def table_done(
     ended_by: str,
     hands: int,
 ) -> list[Effect]:
-    """Write a table's result, tell the tournament's room, and close the round when it
-    was the last table; the effects for the tournament's room."""
+    """Write a table's result, and close the round when it was the last table; the
+    effects that tell it in the tournament's room."""
     repo = session.store.tournaments
     await repo.set_table(
         event.id,
@@ -193,55 +203,86 @@ async def table_done(
         winner=winner,
         ended_by=ended_by,
         hands=hands,
+        told=False,
     )
     event = await load(session.store, event.row)
+    if table.round == event.round and all(t.status == "done" for t in event.round_tables()):
+        await close_round(session, event)
+    return results_told(session, event, [event.table(table.round, table.number)])
+
+
+async def close_round(session: Session, event: Event) -> None:
+    """Every table of the round is done: the next round's timer, or the end of the
+    tournament."""
+    final = event.round >= event.settings.rounds or not any(e.playing for e in event.entries)
+    if final:
+        await save(session, event, status="finished", clock={}, finished_at=session.now)
+        return
+    await save(session, event, clock={})
+    when = session.now + timedelta(minutes=BREAK_MINUTES)
+    await session.store.timers.set(event.row.room_id, ROUND_TIMER, when, version=event.id)
+
+
+def results_told(
+    session: Session, event: Event, tables: list[Table], break_minutes: int = BREAK_MINUTES
+) -> list[Effect]:
+    """The results of ``tables`` (done) for the tournament's room, then where their round
+    stands when it is the one in play (the tables still playing, or the standings and
+    what comes next), then a note of each told (a restart tells those never noted)."""
     lang = session.lang
     how = {"clock": words.ENDED_CLOCK, "forfeit": words.ENDED_FORFEIT, "judge": words.ENDED_JUDGE}
-    said = tr(
-        lang,
-        words.TABLE_DONE,
-        table=table.number,
-        round=table.round,
-        a=event.side_name(table.sides[0]),
-        b=event.side_name(table.sides[1]),
-        x=score[0],
-        y=score[1],
-        how=tr(lang, how[ended_by]) if ended_by in how else "",
-    )
-    effects: list[Effect] = [Say(said)]
-    if table.round != event.round:
-        return effects  # a correction of an earlier round
+    effects: list[Effect] = []
+    for table in tables:
+        ended_by = table.ended_by or ""
+        said = tr(
+            lang,
+            words.TABLE_DONE,
+            table=table.number,
+            round=table.round,
+            a=event.side_name(table.sides[0]),
+            b=event.side_name(table.sides[1]),
+            x=table.score[0],
+            y=table.score[1],
+            how=tr(lang, how[ended_by]) if ended_by in how else "",
+        )
+        effects.append(Say(said))
+    if any(t.round == event.round for t in tables):  # (not a correction of an earlier round)
+        effects += round_status(session, event, break_minutes)
+    return effects + [TableTold(event.id, t.round, t.number) for t in tables]
+
+
+def round_status(session: Session, event: Event, break_minutes: int) -> list[Effect]:
+    """How many of the round's tables are done; once all are, the standings, then the
+    next round's start or the champions."""
+    lang = session.lang
     tables = event.round_tables()
     done = sum(1 for t in tables if t.status == "done")
     if done < len(tables):
-        effects.append(
-            Say(tr(lang, words.WAITING_TABLES, round=event.round, done=done, tables=len(tables)))
-        )
-        return effects
-    return effects + await round_over(session, event)
-
-
-async def round_over(session: Session, event: Event) -> list[Effect]:
-    """Every table of the round is done: the standings, then the next round's timer or
-    the end of the tournament."""
-    lang = session.lang
-    final = event.round >= event.settings.rounds or not any(e.playing for e in event.entries)
-    effects: list[Effect] = []
-    if final:
-        await save(session, event, status="finished", clock={}, finished_at=session.now)
-        effects.append(Say(tr(lang, words.FINAL, name=event.row.name)))
+        said = tr(lang, words.WAITING_TABLES, round=event.round, done=done, tables=len(tables))
+        return [Say(said)]
+    if event.row.status == "finished":
+        effects: list[Effect] = [Say(tr(lang, words.FINAL, name=event.row.name))]
         effects += standings_effects(session, event)
         table = current(event)
         if table:
             effects.append(Say(tr(lang, words.CHAMPION, team=event.entry(table[0].entry).name)))
         return effects
-    await save(session, event, clock={})
-    effects.append(Say(tr(lang, words.ROUND_OVER, round=event.round)))
+    effects = [Say(tr(lang, words.ROUND_OVER, round=event.round))]
     effects += standings_effects(session, event)
-    when = session.now + timedelta(minutes=BREAK_MINUTES)
-    await session.store.timers.set(event.row.room_id, ROUND_TIMER, when, version=event.id)
-    effects.append(Say(tr(lang, words.NEXT_ROUND_IN, round=event.round + 1, minutes=BREAK_MINUTES)))
-    return effects
+    next_in = tr(lang, words.NEXT_ROUND_IN, round=event.round + 1, minutes=break_minutes)
+    return [*effects, Say(next_in)]
+
+
+async def untold(session: Session, event: Event) -> list[Effect]:
+    """After a restart: the results written but never told (the process stopped between
+    the two), told now; the round's next start as its timer has it."""
+    tables = [t for t in event.tables if t.status == "done" and not t.told]
+    if not tables:
+        return []
+    timers = await session.store.timers.pending(event.row.room_id)
+    due = next((t.due_at for t in timers if t.kind == ROUND_TIMER), None)
+    left = BREAK_MINUTES if due is None else (epoch(due) - epoch(session.now)) / 60
+    return results_told(session, event, tables, max(1, math.ceil(left)))
 
 
 def standings_effects(session: Session, event: Event) -> list[Effect]:

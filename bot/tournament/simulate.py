@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bot.model import Command, Effect, Elsewhere, OpenTables, Person, Place
+from bot.model import Command, Effect, Elsewhere, OpenTables, Person, Place, TableTold
 from bot.service import GameService
 from bot.tournament.rounds import current
 from bot.tournament.state import Event, load
@@ -66,6 +66,8 @@ class Simulator:
                     await self.deliver(room, made)
             elif isinstance(effect, Elsewhere):
                 await self.deliver(effect.place, list(effect.effects))
+            elif isinstance(effect, TableTold):
+                await self.service.table_told(effect)
             elif hasattr(effect, "text"):
                 self.said.append(str(effect.text))
 

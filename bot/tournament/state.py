@@ -93,6 +93,7 @@ def table_of(row: Any) -> Table:
         hands=row.hands or 0,
         room_id=row.room_id,
         game_id=row.game_id,
+        told=row.told,
     )
 
 

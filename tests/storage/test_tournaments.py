@@ -433,3 +433,22 @@ async def test_a_forgotten_person_is_renamed_in_their_entries(
     assert changed == 1
     (kept,) = await repo.entries(t.id)
     assert kept.members == [{"name": "—", "user": ana, "bot": None}, team.members[1]]
+
+
+async def test_a_restart_finds_a_tournament_with_a_result_never_told(
+    store: Store, place: tuple[int, int]
+) -> None:
+    """running_on: the tournaments playing a round, and those (finished too) with a
+    table done whose result never went out."""
+    repo = store.tournaments
+    t = await new(store, place)
+    assert await repo.running_on("console") == []
+    await repo.put_tables(t.id, 1, [{"number": 1, "sides": [[1], [2]]}], now=NOW)
+    t = await repo.save(t, status="finished", finished_at=NOW)
+    assert await repo.running_on("console") == []  # its table is not done
+    await repo.set_table(t.id, 1, 1, status="done", score_a=5, winner=0, ended_by="target")
+    assert [r.id for r in await repo.running_on("console")] == [t.id]
+    assert await repo.running_on("discord") == []
+    told = await repo.set_table(t.id, 1, 1, told=True)
+    assert told.told
+    assert await repo.running_on("console") == []

@@ -84,6 +84,7 @@ def upgrade() -> None:
         sa.Column("room_id", sa.Integer),
         sa.Column("game_id", sa.Integer),
         sa.Column("updated_at", sa.DateTime, nullable=False),
+        sa.Column("told", sa.Boolean, nullable=False, server_default=sa.text("false")),
         sa.ForeignKeyConstraint(
             ["tournament_id"],
             ["tournaments.id"],
