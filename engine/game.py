@@ -107,14 +107,12 @@ class Game:
 
     def __post_init__(self) -> None:
         self.rules.check_players(self.players)
+        seats = self.rules.side_seats(self.players)
         if not self.scores:
-            self.scores = [0] * sides(self.rules, self.players)
+            self.scores = [0] * len(seats)
         self._tiles = set_tiles(self.rules.set)
         self._hand_size = self.rules.hand_size_for(self.players)
-        self._seats_of = [
-            frozenset(s for s in range(self.players) if self.side_of(s) == side)
-            for side in range(len(self.scores))
-        ]
+        self._seats_of = [frozenset(side) for side in seats]
 
     # ----- reading -------------------------------------------------------------------
 
@@ -361,7 +359,7 @@ class Game:
         if plan.mode == "draw":
             drawn = tile_draw(shuffler or Shuffler(0), self.rules.set, self.players)
             seats = frozenset(range(self.players))
-            plan = replace(plan, seat=drawn if opener is None else opener, allowed=seats)
+            plan = OpenerPlan(plan.mode, drawn if opener is None else opener, seats)
         named = False  # the plan's seat is one the record named (a choice), not the rules'
         if opener is not None and plan.seat is not None:
             if plan.allowed is not None and opener in plan.allowed:

@@ -13,13 +13,14 @@ from engine.tiles import Tile, pips_of, tiles_of
 class Hand:
     """Base of :class:`~engine.line.LineHand` and :class:`~engine.train.TrainHand`.
 
-    A subclass keeps ``hands`` (bitmasks), ``boneyard`` and ``_bone_at``, ``to_move``
-    and ``ended``, and provides ``legal_moves``, ``push``, ``result`` and ``_why_not``.
+    A subclass keeps ``hands`` (bitmasks), ``boneyard`` and ``_bone_at``, ``to_move``,
+    ``ended`` and ``_legal``, and provides ``_moves``, ``push`` (which forgets ``_legal``),
+    ``result`` and ``_why_not``.
     A hand knows nothing of its game: the game reads ``ended`` after a move and scores
     the hand with ``result``.
     """
 
-    __slots__ = ()
+    __slots__ = ("_legal",)  # the legal moves of this moment, once asked (push forgets)
     WORD = "hand"  # what players call one deal of this game ("round" in Mexican Train)
     YOU_CAN = "you can play"  # how a refusal introduces the legal moves
 
@@ -28,6 +29,7 @@ class Hand:
     _bone_at: int
     to_move: int
     ended: Any
+    _legal: list[Move] | None
 
     def _copy_slots(self) -> Any:
         """A copy sharing every field, with its own hands and moves: a private what-if
@@ -39,9 +41,19 @@ class Hand:
             setattr(other, name, getattr(self, name))
         other.hands = list(self.hands)
         other.moves = list(self.moves)  # type: ignore[attr-defined]
+        other._legal = None  # (not among the subclass's slots) a what-if may get other hands
         return other
 
-    def legal_moves(self) -> list[Move]:  # pragma: no cover - abstract
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the seat to play, in a stable order. Empty once it ended."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._moves()
+        return legal[:]  # the caller's own list: the one kept serves apply
+
+    def _moves(self) -> list[Move]:  # pragma: no cover - abstract
+        """The legal moves, computed (a list nobody may change). LineHand computes them
+        inside its own legal_moves instead (one call less in every simulation)."""
         raise NotImplementedError
 
     def push(self, move: Move) -> None:  # pragma: no cover - abstract
@@ -91,7 +103,15 @@ class Hand:
             raise NotYourTurn(
                 f"it is seat {self.to_move}'s turn, not seat {move.seat}'s", self.to_move
             )
-        legal = self.legal_moves()
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_moves()
+        # the moves legal_moves gives are interned: found by identity first, which skips
+        # comparing field by field (a move built elsewhere, parsed, is found by equality)
+        for candidate in legal:
+            if candidate is move:
+                self.push(move)
+                return
         if move in legal:
             self.push(move)
             return

@@ -30,13 +30,29 @@ def decisions(game: Game) -> Iterator[View]:
 def play_hand(game: Game, seats: Sequence[Player], seed: int) -> None:
     """Deal a hand from ``seed`` and let the seats play it to its end. Where the winning
     team chooses who opens (``next_opener = choose``), its partners claim by their own
-    judgement (:func:`~engine.players.opening_claim`); unclaimed, the default seat opens."""
+    judgement (:func:`~engine.players.opening_claim`); unclaimed, the default seat opens.
+    A seat's view is built only for a player that reads it (not for one that reads its
+    legal moves alone: :class:`~engine.players.MovesOnlyPlayer`)."""
     game.start_hand(seed=seed)
     claim = opening_claim(game, range(game.players))
     if claim is not None:
         game.choose_opener(claim)
-    for view in decisions(game):
-        game.apply(seats[view.seat].choose(view))  # type: ignore[index]
+    among = [getattr(player, "choose_among", None) for player in seats]
+    hand = game.hand
+    assert hand is not None
+    # on the hand itself, as Game.push advises simulations: one call less a move
+    legal, push = hand.legal_moves, hand.push
+    while hand.ended is None:
+        moves = legal()
+        seat = hand.to_move
+        chooser = among[seat]
+        if len(moves) == 1 and (chooser is not None or game.forced_move() is not None):
+            push(moves[0])  # no choice: nobody is asked
+        elif chooser is not None:  # its move is one of those given: no check needed
+            push(chooser(moves))
+        else:
+            hand.apply(seats[seat].choose(view_of(game, seat)))
+    game.settle()
 
 
 def simulate(

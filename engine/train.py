@@ -147,6 +147,7 @@ class TrainHand(Hand):
         # engine_from = holder and nobody dealt a double: seats draw until one draws a
         # double, which becomes the engine
         self._seek = seek_double
+        self._legal = None
 
     # ----- reading -------------------------------------------------------------------
 
@@ -233,7 +234,7 @@ class TrainHand(Hand):
             _ALLOWED[key] = trains
         return trains
 
-    def legal_moves(self) -> list[Move]:
+    def _moves(self) -> list[Move]:
         """Every legal move of the seat to play. Empty once the round ended."""
         if self.ended is not None:
             return []
@@ -306,6 +307,7 @@ class TrainHand(Hand):
         seat = move.seat
         action = move.action
         self.moves.append(move)
+        self._legal = None
         if action is _PLAY:
             tile: int = move.tile  # type: ignore[assignment]
             self.hands[seat] ^= 1 << tile
