@@ -16,6 +16,7 @@ test: $(VENV)/.test
 
 bench: $(VENV)/.bench
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/simulate.py
 	$(BIN)/python bench/render.py
 	$(BIN)/python bench/arms_apart.py
 	$(BIN)/python bench/decisions.py

@@ -29,7 +29,8 @@ class Player(Protocol):
 
 class MovesOnlyPlayer(Player, Protocol):
     """A player that reads nothing of its view but the legal moves: a simulation gives
-    it those alone and builds no view (20,000 random hands: 7.6 s of CPU became ...)."""
+    it those alone and builds no view (`python -m engine simulate`, 20,000 random hands:
+    7.6 s of CPU with a view a decision, 1.5 s without)."""
 
     def choose_among(self, moves: Sequence[Move]) -> Move: ...
 
