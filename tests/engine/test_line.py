@@ -46,3 +46,36 @@ def test_from_public_rebuilds_the_table() -> None:
     assert sorted(again.sides) == sorted(hand.sides)
     assert again.count == hand.count
     assert again.legal_moves() == hand.legal_moves()
+
+
+@pytest.mark.parametrize(
+    "preset, players", [("tournament_pr", 4), ("draw", 3), ("fido12", 4), ("mexican_train", 4)]
+)
+def test_the_legal_moves_kept_for_apply_are_never_the_callers(preset: str, players: int) -> None:
+    """A hand keeps its legal moves for apply (issue 23); the list a caller gets is its
+    own: emptying it changes neither what the hand says is legal nor what apply takes."""
+    rng = random.Random(3)
+    game = Game(Rules.from_preset(preset), players)
+    game.start_hand(seed=5)
+    while (hand := game.hand) is not None:
+        given = hand.legal_moves()
+        again = list(given)
+        given.clear()
+        assert hand.legal_moves() == again
+        game.apply(rng.choice(again))
+
+
+def test_a_what_if_copy_given_other_hands_has_its_own_legal_moves() -> None:
+    """A copy made after legal_moves was asked, then given other tiles (what a computer
+    player imagines), computes its legal moves from those tiles."""
+    game = Game(Rules.from_preset("tournament_pr"), 4)
+    hand = game.start_hand(seed=11)
+    while len(hand.moves) < 6:
+        hand.push(hand.legal_moves()[0])
+    assert isinstance(hand, LineHand)
+    mine = hand.legal_moves()
+    seat = hand.to_move
+    other = hand.copy()
+    other.hands[seat] = 0  # nothing fits: only a pass is left
+    assert [m.action.value for m in other.legal_moves()] == ["pass"]
+    assert hand.legal_moves() == mine
