@@ -20,6 +20,7 @@ from render.geometry import Box, PlacedTile
 from render.line_layout import Link, badges_around, layout_line
 from render.measure import Measure, NoMeasure, RecordingDraw
 from render.names import short_names
+from render.palette import indexed
 from render.scene import Scene, scene_layout
 from render.sheets import draw_score_sheet
 from render.theme import RGB, Theme, theme_named
@@ -125,13 +126,13 @@ def draw_board(view: View, table: TableLike, measure: Measure | None = None) -> 
     if measure is not None:
         measure.width, measure.height = image.size
         measure.count = view.count
-    return image
+    return indexed(image)
 
 
 def draw_hand(view: View, table: TableLike) -> Image.Image:
     """Only a player's hand (for a private message): the tiles and their move keys."""
     painter = _Painter(view, table, scene_layout(0, (0.0, 0.0), None, view.hand))
-    return painter.hand_alone()
+    return indexed(painter.hand_alone())
 
 
 class _Painter:
@@ -150,6 +151,7 @@ class _Painter:
         self.coloured = view.rules.set > 9
         self.train_layout: TrainLayout | None = None
         self.links: tuple[Link, ...] = ()
+        board = scene is None  # else a hand alone
         if scene is None:
             if view.trains:
                 self.train_layout = layout_trains(view)
@@ -167,7 +169,15 @@ class _Painter:
         else:
             self.tiles, self.ends, self.badges = (), (), ()
         self.scene = scene
-        self.image = Image.new("RGB", (scene.width, max(scene.height, 60)), self.theme.felt)
+        # the end of a hand: the score sheet goes under the revealed hands; drawn first,
+        # the picture is one canvas made once (a second canvas and a copy of the first
+        # into it cost 1.5 ms on the eight-player Mexican Train round)
+        self.sheet: Image.Image | None = None
+        if board and view.revealed is not None and view.sheet:
+            self.sheet = draw_score_sheet(view, table.names, table.theme, table.lang)
+        self.height = max(scene.height, 60)  # above the score sheet
+        below = self.sheet.height if self.sheet is not None else 0
+        self.image = Image.new("RGB", (scene.width, self.height + below), self.theme.felt)
         self.measure = measure if measure is not None else NoMeasure()
         self.draw: ImageDraw.ImageDraw = (
             ImageDraw.Draw(self.image) if measure is None else RecordingDraw(self.image, measure)
@@ -183,15 +193,9 @@ class _Painter:
             self.reveal()
         if self.scene.hand:
             self.hand()
-        view = self.view
-        if view.revealed is None or not view.sheet:
-            return self.image
-        # the end of a hand: the score sheet goes under the revealed hands
-        sheet = draw_score_sheet(view, self.table.names, self.table.theme, self.table.lang)
-        whole = Image.new("RGB", (self.image.width, self.image.height + sheet.height))
-        whole.paste(self.image, (0, 0))
-        whole.paste(sheet, (0, self.image.height))
-        return whole
+        if self.sheet is not None:  # last: nothing drawn above runs over it
+            self.image.paste(self.sheet, (0, self.height))
+        return self.image
 
     def hand_alone(self) -> Image.Image:
         if self.scene.hand:
@@ -283,7 +287,7 @@ class _Painter:
         w = self.draw.textlength(text, font=face) + 12
         h = face.size + 8
         others = [self.at(t.box) for t in self.tiles] + [self.at(b) for b, _ in self.badges]
-        width, height = self.image.size
+        width, height = self.image.width, self.height
         ring = max(2, round(self.unit / 10)) + 3
         # beside the tile's corners and sides, then a step further out each time: the
         # first spot clear of every tile and badge
