@@ -231,8 +231,9 @@ class Game:
         return f"seat {seat} may not open this hand; {seats} {may} may"
 
     def legal_moves(self) -> list[Move]:
+        """The legal moves of the seat to move (kept for :meth:`apply`)."""
         hand = self.hand
-        return [] if hand is None else hand.legal_moves()
+        return [] if hand is None else hand.kept_moves()
 
     def forced_move(self) -> Move | None:
         """The pass, draw or end of a first turn (Mexican Train) that the engine makes by

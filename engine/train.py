@@ -234,8 +234,9 @@ class TrainHand(Hand):
             _ALLOWED[key] = trains
         return trains
 
-    def _moves(self) -> list[Move]:
-        """Every legal move of the seat to play. Empty once the round ended."""
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the seat to play; a new list each call. Empty once the
+        round ended."""
         if self.ended is not None:
             return []
         seat = self.to_move

@@ -52,16 +52,17 @@ def test_from_public_rebuilds_the_table() -> None:
     "preset, players", [("tournament_pr", 4), ("draw", 3), ("fido12", 4), ("mexican_train", 4)]
 )
 def test_the_legal_moves_kept_for_apply_are_never_the_callers(preset: str, players: int) -> None:
-    """A hand keeps its legal moves for apply (issue 23); the list a caller gets is its
-    own: emptying it changes neither what the hand says is legal nor what apply takes."""
+    """The game keeps the legal moves it gave for apply (issue 23); the list a caller gets
+    is its own: emptying it changes neither what is legal nor what apply takes."""
     rng = random.Random(3)
     game = Game(Rules.from_preset(preset), players)
     game.start_hand(seed=5)
     while (hand := game.hand) is not None:
-        given = hand.legal_moves()
+        given = game.legal_moves()
         again = list(given)
+        assert again == hand.legal_moves()
         given.clear()
-        assert hand.legal_moves() == again
+        assert game.legal_moves() == again
         game.apply(rng.choice(again))
 
 
@@ -73,7 +74,7 @@ def test_a_what_if_copy_given_other_hands_has_its_own_legal_moves() -> None:
     while len(hand.moves) < 6:
         hand.push(hand.legal_moves()[0])
     assert isinstance(hand, LineHand)
-    mine = hand.legal_moves()
+    mine = game.legal_moves()
     seat = hand.to_move
     other = hand.copy()
     other.hands[seat] = 0  # nothing fits: only a pass is left
