@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.line import END, FLANK, HALF, Placement
 from engine.tiles import Tile
@@ -196,6 +196,12 @@ class _Exit:
     turn: int  # where the arm's snake turns (+1: down)
     run: int  # tiles laid one after another up or down since the arm last ran along a row
     room: float = 0.0  # kept free beyond it: a double's half that an arm will grow from
+    # where its badge goes (see :func:`_zone`): computed once, read by every later tile
+    # of an attempt (:meth:`_Board.free`)
+    zone: Box = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "zone", _zone(self))
 
 
 @dataclass
@@ -227,27 +233,64 @@ class _Board:
     def free(self, tile: PlacedTile, at: _Exit, exits: list[_Exit]) -> bool:
         """``tile`` (laid against ``at``) stays on the table, clear of every tile but its
         parent by a visible gap, off the place of every open end's badge, and with room
-        for the badges of its own open ends (``exits``)."""
+        for the badges of its own open ends (``exits``).
+
+        Every box test is :meth:`Box.overlaps` written out on plain numbers (the same
+        sums, so the same answers): a double-18 table asks about a million of them
+        before it is laid, which took 72 ms through the method (ms after: see
+        bench/results/render-issue23.txt)."""
         box, parent = tile.box, tile.parent
-        if box.x < -self.half - EPS or box.right > self.half + EPS:
+        left, top = box.x, box.y
+        right, bottom = box.x + box.w, box.y + box.h
+        if left < -self.half - EPS or right > self.half + EPS:
             return False
-        grown = Box(box.x - GAP, box.y - GAP, box.w + 2 * GAP, box.h + 2 * GAP)
+        # the box grown by the gap, as Box(left - GAP, top - GAP, w + 2 GAP, h + 2 GAP)
+        g_left, g_top = left - GAP, top - GAP
+        g_right, g_bottom = g_left + (box.w + 2 * GAP) - EPS, g_top + (box.h + 2 * GAP) - EPS
+        in_right, in_bottom = right - EPS, bottom - EPS
         for t in self.placed:
+            b = t.box
             if t.tile == parent:
-                if t.box.overlaps(box):
+                if (
+                    b.x < in_right
+                    and left < b.x + b.w - EPS
+                    and b.y < in_bottom
+                    and top < b.y + b.h - EPS
+                ):
                     return False
-            elif t.box.overlaps(grown):
+            elif (
+                b.x < g_right
+                and g_left < b.x + b.w - EPS
+                and b.y < g_bottom
+                and g_top < b.y + b.h - EPS
+            ):
                 return False
         for others in self.exits.values():
             for x in others:
-                if x is not at and x.kind != FLANK and _zone(x).overlaps(box):
+                if x is at or x.kind == FLANK:
+                    continue
+                z = x.zone
+                if (
+                    z.x < in_right
+                    and left < z.x + z.w - EPS
+                    and z.y < in_bottom
+                    and top < z.y + z.h - EPS
+                ):
                     return False
         for x in exits:
             if x.kind == FLANK:
                 continue
-            zone = _zone(x)
-            if any(t.box.overlaps(zone) for t in self.placed):
-                return False
+            z = x.zone
+            z_right, z_bottom = z.x + z.w - EPS, z.y + z.h - EPS
+            for t in self.placed:
+                b = t.box
+                if (
+                    b.x < z_right
+                    and z.x < b.x + b.w - EPS
+                    and b.y < z_bottom
+                    and z.y < b.y + b.h - EPS
+                ):
+                    return False
         return True
 
     def put(self, p: Placement, at: _Exit, g: tuple[int, int]) -> tuple[PlacedTile, list[_Exit]]:
