@@ -14,7 +14,7 @@ from engine.keys import keys_by_tile
 from engine.outcome import HandResult
 from engine.tiles import Tile
 from engine.views import View
-from render.faces import tile_back, tile_face
+from render.faces import tile_backs, tile_face
 from render.fonts import fit_text, font
 from render.geometry import Box, PlacedTile
 from render.line_layout import Link, badges_around, layout_line
@@ -31,6 +31,7 @@ UNSATISFIED = (230, 40, 40)
 NOTICE_ROOM = 60  # pixels of table a notice needs to stand in its middle
 PANEL_NAME_SIZE = 22
 PANEL_SCORE_GAP = 14  # pixels at least between a panel's name and its score
+BACK_STEP = 15  # pixels from one back to the next in a panel's row of tiles held
 
 
 class TableLike(Protocol):
@@ -373,7 +374,6 @@ class _Painter:
         ("pasa", "roba 3") at the left, and "to play" with the timer at the right."""
         view, table, theme, draw = self.view, self.table, self.theme, self.draw
         name_font, small, tag_font = font(PANEL_NAME_SIZE), font(17), font(14)
-        back = tile_back(12, True, theme)
         # while the table waits (a team choosing who opens) nobody's turn is framed
         to_move = None if notice_of(table) else view.to_move
         for seat, box in enumerate(self.scene.panels):
@@ -397,10 +397,11 @@ class _Painter:
             count = view.tile_counts[seat] if seat < len(view.tile_counts) else 0
             number = str(count)
             room = inner_right - inner_left - draw.textlength(number, font=small) - 8
-            x = inner_left
-            for _ in range(min(count, max(0, int(room // 15)))):
-                self.image.paste(back, (x, top + 40), back)
-                x += 15
+            shown = min(count, max(0, int(room // BACK_STEP)))
+            if shown:
+                backs = tile_backs(shown, BACK_STEP, theme)
+                self.image.paste(backs, (inner_left, top + 40), backs)
+            x = inner_left + shown * BACK_STEP
             draw.text((x + 4, top + 52), number, fill=theme.muted, font=small, anchor="lm")
             # third row: the tag and the note at the left, to play and the timer at the right
             row = top + 80

@@ -111,3 +111,15 @@ def tile_back(unit: int, upright: bool, theme: Theme) -> Image.Image:
         (0, 0, w - 1, h - 1), max(2, unit // 6), fill=theme.back, outline=theme.tile_edge
     )
     return image
+
+
+@lru_cache(maxsize=256)
+def tile_backs(count: int, step: int, theme: Theme) -> Image.Image:
+    """``count`` backs 12 pixels wide, upright, ``step`` pixels apart: a panel's tiles
+    held, pasted as one picture (an eight-player board pasted about 40 backs one by one,
+    0.5 ms)."""
+    back = tile_back(12, True, theme)
+    row = Image.new("RGBA", (step * (count - 1) + back.width, back.height), (0, 0, 0, 0))
+    for i in range(count):
+        row.paste(back, (i * step, 0))
+    return row
