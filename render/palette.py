@@ -4,16 +4,17 @@ A board is drawn in a few flat colours (felt, panels, tiles, pips, the players' 
 plus the anti-aliased edges of its text: a finished partnership hand has about 1,000
 colours, an eight-player Mexican Train round about 3,400, and the 32 most frequent cover
 all but about 1% of the pixels. Pillow compresses an RGB picture slowly whatever the zlib
-level (it tries four PNG filters on every row of three bytes a pixel: 13 ms for the
+level (it tries up to four PNG filters on every row of three bytes a pixel: 13 ms for the
 partnership board, 38 ms for the Mexican Train round); one byte a pixel takes 1.6 and
 4.1 ms at compress level 3, and the files are smaller (22 and 63 KB, from 39 and 110).
 
 The palette is the picture's own: its 32 most frequent colours exactly (the fills), then
 224 shades that Pillow's fast octree picks among the rest (the text's edges). Every pixel
 is then given the nearest entry; a shade moves by a few levels at most (7 to 12 out of
-255 measured on every preset and theme; numerals on coloured sets up to 28 on a few
-hundred pixels of edge), a fill never moves. Getting the colours, choosing and mapping
-cost 2.6 ms (partnership) and 6.4 ms (Mexican Train).
+255 measured on every preset and theme; numerals on coloured sets up to 30 on a few
+hundred pixels of edge); a fill never moves, but for one a few levels from a more
+frequent fill (:func:`_keep_fills`). Getting the colours, choosing and mapping
+cost about 2.3 ms (partnership) and 6 ms (Mexican Train).
 """
 
 from __future__ import annotations
