@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PIL import ImageChops
+from PIL import Image, ImageChops
 
 from engine.game import Game
 from engine.players import RandomPlayer
@@ -37,7 +37,7 @@ class PlainStanding:
     points: int | None = None
 
 
-def same(a, b) -> bool:  # type: ignore[no-untyped-def]
+def same(a: Image.Image, b: Image.Image) -> bool:
     return a.size == b.size and ImageChops.difference(a, b).getbbox() is None
 
 

@@ -29,6 +29,7 @@ def test_a_round_lays_out_cleanly(players: int, seed: int, forked: bool, cut: fl
     view = view_of(game)
     layout = layout_trains(view)
     on_table = [t for train in view.trains for t in train.tiles]
+    assert view.engine is not None
     assert sorted(t.tile for t in layout.tiles) == sorted([view.engine, *on_table])
     boxes = [t.box for t in layout.tiles]
     boxes += [k.box for k in layout.labels] + [k.marker for k in layout.labels]
