@@ -34,10 +34,10 @@ for _ in range(int(sys.argv[1])):
 """
 
 
-def cpu_seconds(command: list[str]) -> float:
+def cpu_seconds(command: list[str], cwd: Path = ROOT) -> float:
     """CPU time (user and system) of one child process run to its end."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(command, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(command, cwd=cwd, check=True, stdout=subprocess.DEVNULL)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
