@@ -114,6 +114,7 @@ class LineHand(Hand):
 
     __slots__ = (
         "_bone_at",
+        "_count",
         "_crosswise",
         "_divisor",
         "_drawn",
@@ -174,6 +175,7 @@ class LineHand(Hand):
         self._drawn = -1  # the tile drawn this turn under one_then_pass
         self._targets: list[RawSide] = []
         self._fits = 0  # tiles (of any set) that fit somewhere on the table
+        self._count = 0  # the open ends' sum, kept by crosswise plays (see count)
         self._held = 0  # every tile in a hand: the hand is blocked when none fits
         for mask in self.hands:
             self._held |= mask
@@ -213,6 +215,8 @@ class LineHand(Hand):
     @property
     def count(self) -> int:
         """Sum of the open ends (each open half of a double once)."""
+        if self._crosswise:  # kept play by play: a dozen sides are not summed each time
+            return self._count
         return sum(s[0] for s in self.sides if s[2] != FLANK)
 
     @property
@@ -349,6 +353,7 @@ class LineHand(Hand):
                 sides[:] = [(hi, tile, HALF)] * 2 + [(hi, tile, FLANK)] * 2
             else:
                 sides[:] = [(hi, tile, END), (lo, tile, END)]
+            self._count = hi + lo
             self.placed.append((tile, -1, END, hi))
             self._refresh_targets()
             return
@@ -360,12 +365,17 @@ class LineHand(Hand):
         if i < 0:  # pragma: no cover - push() is only given legal moves
             raise IllegalMove(f"{TILES[tile]} has nowhere to go on {on}")
         number = sides[i][0]
+        if kind != FLANK:
+            self._count -= number
         if hi == lo:
             sides[i] = (number, tile, HALF)
             sides.append((number, tile, HALF))
             sides.append((number, tile, FLANK))
+            self._count += 2 * number
         else:
-            sides[i] = (lo if number == hi else hi, tile, END)
+            other = lo if number == hi else hi
+            sides[i] = (other, tile, END)
+            self._count += other
         self.placed.append((tile, on, kind, number))
         self._refresh_targets()
 

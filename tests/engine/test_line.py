@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine.game import Game
-from engine.line import LineHand
+from engine.line import FLANK, LineHand
 from engine.rules import Rules
 
 
@@ -80,3 +80,17 @@ def test_a_what_if_copy_given_other_hands_has_its_own_legal_moves() -> None:
     other.hands[seat] = 0  # nothing fits: only a pass is left
     assert [m.action.value for m in other.legal_moves()] == ["pass"]
     assert hand.legal_moves() == mine
+
+
+@pytest.mark.parametrize("preset, players", [("fido12", 4), ("fido18", 3), ("all_fives", 2)])
+def test_the_count_kept_play_by_play_is_the_sum_of_the_open_ends(preset: str, players: int) -> None:
+    """RULES.md: the count is the sum of the open ends, each open half of a double once
+    and a flank not at all; the hand keeps it play by play (issue 23), never apart from it."""
+    rng = random.Random(9)
+    for seed in range(15):
+        game = Game(Rules.from_preset(preset), players)
+        hand = game.start_hand(seed=seed)
+        assert isinstance(hand, LineHand)
+        while game.hand is not None:
+            assert hand.count == sum(n for n, _, kind in hand.sides if kind != FLANK)
+            game.apply(rng.choice(game.legal_moves()))
