@@ -89,6 +89,9 @@ class Tally:
     strong_points: float = 0.0
     weak_points: float = 0.0
     hands: int = 0
+    # seconds (wall clock, as the budget counts them) of each decision the strong side
+    # made with a choice of moves; only the versus match records them
+    decision_times: list[float] | None = None
 
     def add(self, other: Tally) -> None:
         self.wins += other.wins
@@ -97,6 +100,8 @@ class Tally:
         self.strong_points += other.strong_points
         self.weak_points += other.weak_points
         self.hands += other.hands
+        if other.decision_times is not None:
+            self.decision_times = (self.decision_times or []) + other.decision_times
 
 
 def rules_for(match: Match) -> Rules:
@@ -183,10 +188,16 @@ def report(label: str, measure: str, tally: Tally, seconds: float) -> str:
     spread = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
     gap = statistics.fmean(diffs)
     per = f"{tally.strong_points / tally.hands:.1f} : {tally.weak_points / tally.hands:.1f}"
-    return (
+    line = (
         f"{label:<40} {tally.decided:>6} {100 * rate:>6.1f}% +-{100 * half:<4.1f}"
         f" {per:>13} {gap:>+7.2f} +-{spread:<5.2f} {measure:<8} {seconds:>6.0f}s"
     )
+    if tally.decision_times:
+        times = sorted(tally.decision_times)
+        p50 = times[len(times) // 2]
+        p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+        line += f"  decision p50 {1000 * p50:.0f} ms p95 {1000 * p95:.0f} ms ({len(times)})"
+    return line
 
 
 HEADER = (

@@ -14,6 +14,7 @@ Their searcher is exact but slow early in a hand, so it starts at move ``START_M
 from __future__ import annotations
 
 import random
+import time
 
 import dominoes
 
@@ -59,8 +60,11 @@ def _our_move(game: Game, ends: Ends, domino: dominoes.Domino, left: bool) -> Mo
     return candidates[0]
 
 
-def play_hand_versus(deal_seed: int, our_team: int) -> int | None:
-    """One hand; the winning team (0: seats 0 and 2) or None for a tie."""
+def play_hand_versus(
+    deal_seed: int, our_team: int, times: list[float] | None = None
+) -> int | None:
+    """One hand; the winning team (0: seats 0 and 2) or None for a tie. ``times`` gets
+    the seconds of each of our decisions that had a choice of moves."""
     rng = random.Random(deal_seed)
     deal = random_deal(rng)
     opener = rng.randrange(4)
@@ -75,7 +79,11 @@ def play_hand_versus(deal_seed: int, our_team: int) -> int | None:
         seat = game.to_move
         assert seat is not None and seat == theirs.turn
         if seat in ours:
-            move = ours[seat].choose(view_of(game, seat))
+            view = view_of(game, seat)
+            started = time.perf_counter()
+            move = ours[seat].choose(view)
+            if times is not None and len(view.legal_moves) > 1:
+                times.append(time.perf_counter() - started)
             assert move.tile is not None
             left = True if move.on is None else ends.side_for(move)
         else:
@@ -99,11 +107,11 @@ def play_hand_versus(deal_seed: int, our_team: int) -> int | None:
 def play_versus(deals: range) -> Tally:
     """Our hard pair is the strong side; a hand's points are not compared (their engine
     writes them on the winning team), only who won."""
-    tally = Tally(diffs=[])
+    tally = Tally(diffs=[], decision_times=[])
     for deal in deals:
         diff = 0.0
         for our_team in (0, 1):
-            winner = play_hand_versus(deal, our_team)
+            winner = play_hand_versus(deal, our_team, tally.decision_times)
             tally.hands += 1
             if winner is not None:
                 tally.decided += 1
