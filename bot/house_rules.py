@@ -26,7 +26,7 @@ from engine.errors import RulesError
 from engine.option_texts import ABOUT, TITLE, VALUE, VALUE_ABOUT, VALUE_ABOUT_ALONE
 from engine.presets import preset_names
 from engine.rules import OPTION_NAMES, Rules, option_choices, option_spec
-from lang import tr
+from lang import tr, trn
 
 YES = ("on", "yes", "true", "1", "si", "sí", "sim", "y")
 NO = ("off", "no", "false", "0", "não", "nao", "n")
@@ -335,7 +335,8 @@ def count_line(lang: str, rules: Rules) -> str:
     else:
         line = tr(lang, texts.COUNT_TARGET_WINS, target=rules.target)
     if rules.time_limit_minutes:
-        line += " " + tr(lang, texts.COUNT_CLOCK, minutes=rules.time_limit_minutes)
+        minutes = rules.time_limit_minutes
+        line += " " + trn(lang, *texts.COUNT_CLOCK, minutes, minutes=minutes)
     return line
 
 

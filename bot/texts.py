@@ -136,7 +136,7 @@ COUNT_TARGET_LOSES = N_(
     "To {target} points: each loser writes their own pips, and whoever reaches {target} loses."
 )
 COUNT_TARGET_WINS = N_("To {target} points: the first to reach them wins.")
-COUNT_CLOCK = N_("Game clock: {minutes} minutes.")
+COUNT_CLOCK = (N_("Game clock: {minutes} minute."), N_("Game clock: {minutes} minutes."))
 SET_OF = N_("double-{n} set")
 HOUSE_MARK = N_("✱ a house rule of this game (the preset says otherwise).")
 HOUSE_RULES = N_("House rules:")

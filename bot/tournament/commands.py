@@ -241,11 +241,11 @@ async def new(session: Session, event: Event | None) -> None:
     session.say(
         said,
         name=name,
-        rounds=s.rounds,
+        rounds=words.rounds(lang, s.rounds),
         format=tr(lang, words.FORMAT_NAMES[s.format]),
         preset=s.preset,
         target=s.target,
-        minutes=s.minutes,
+        minutes=words.minutes(lang, s.minutes),
     )
 
 
@@ -430,7 +430,18 @@ async def resume(session: Session, event: Event | None) -> None:
     await log(session, event, "resume", round=event.round, data={"seconds": round(stopped)})
     left = max(0, round((clock["ends_at"] - epoch(session.now)) / 60))
     await to_room(
-        session, event, [Say(tr(session.lang, words.RESUMED, round=event.round, minutes=left))]
+        session,
+        event,
+        [
+            Say(
+                tr(
+                    session.lang,
+                    words.RESUMED,
+                    round=event.round,
+                    minutes=words.minutes(session.lang, left),
+                )
+            )
+        ],
     )
 
 
@@ -451,7 +462,18 @@ async def extend(session: Session, event: Event | None) -> None:
         await reclock(session, event, clock, minutes * 60)
     await log(session, event, "extend", round=event.round, points=minutes)
     await to_room(
-        session, event, [Say(tr(session.lang, words.EXTENDED, round=event.round, minutes=minutes))]
+        session,
+        event,
+        [
+            Say(
+                tr(
+                    session.lang,
+                    words.EXTENDED,
+                    round=event.round,
+                    minutes=words.minutes(session.lang, minutes),
+                )
+            )
+        ],
     )
 
 

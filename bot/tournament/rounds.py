@@ -106,7 +106,7 @@ async def open_round(session: Session, event: Event) -> list[Effect]:
     if byes:
         lines.append(tr(lang, words.BYE_LINE, teams=", ".join(event.entry(e).name for e in byes)))
     if minutes:
-        lines.append(tr(lang, words.CLOCK_LINE, minutes=minutes))
+        lines.append(tr(lang, words.CLOCK_LINE, minutes=words.minutes(lang, minutes)))
     return [OpenTables(event.id, number, tuple(to_open), "\n".join(lines))]
 
 
@@ -134,7 +134,7 @@ async def tables_to_open(
                     a=names_a,
                     b=names_b,
                     names=", ".join(p.name for p in mentions),
-                    minutes=event.settings.grace_minutes,
+                    minutes=words.minutes(lang, event.settings.grace_minutes),
                 )
                 if mentions  # a table of computers only begins at once: nobody is called
                 else tr(
@@ -269,7 +269,8 @@ def round_status(session: Session, event: Event, break_minutes: int) -> list[Eff
         return effects
     effects = [Say(tr(lang, words.ROUND_OVER, round=event.round))]
     effects += standings_effects(session, event)
-    next_in = tr(lang, words.NEXT_ROUND_IN, round=event.round + 1, minutes=break_minutes)
+    later = words.minutes(lang, break_minutes)
+    next_in = tr(lang, words.NEXT_ROUND_IN, round=event.round + 1, minutes=later)
     return [*effects, Say(next_in)]
 
 

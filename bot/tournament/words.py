@@ -3,7 +3,7 @@ Portuguese in the catalogs."""
 
 from __future__ import annotations
 
-from lang import N_
+from lang import N_, trn
 
 HELP = N_(
     "Tournaments: /tournament new <name> [rounds=3 target=200 minutes=40 format=swiss "
@@ -19,13 +19,13 @@ NONE_HERE = N_(
 )
 ALREADY = N_("The tournament {name} is on in this community already.")
 OPENED = N_(
-    "Tournament {name} is open for registration: {rounds} rounds, {format}, {preset} to "
-    "{target} or {minutes} minutes. Register your pair: /tournament register <team name> "
+    "Tournament {name} is open for registration: {rounds}, {format}, {preset} to "
+    "{target} or {minutes}. Register your pair: /tournament register <team name> "
     "@partner"
 )
 OPENED_SOLO = N_(
-    "Tournament {name} is open for registration: {rounds} rounds, rotating partners, "
-    "{preset} to {target} or {minutes} minutes. Register: /tournament register <your name>"
+    "Tournament {name} is open for registration: {rounds}, rotating partners, "
+    "{preset} to {target} or {minutes}. Register: /tournament register <your name>"
 )
 STATUS = N_("Tournament {name}: {status}, round {round} of {rounds}, {entries} entries.")
 ORGANISERS_ONLY = N_("Only the organiser, a judge or a community admin can do that.")
@@ -62,10 +62,10 @@ TABLE_TITLE = N_("Table {table} · Round {round}")
 TABLE_LINE = N_("Table {table}: {a} vs {b}")
 TABLE_CALL = N_(
     "Table {table} of round {round}: {a} vs {b}. {names}, take your seats with /join "
-    "within {minutes} minutes."
+    "within {minutes}."
 )
 BYE_LINE = N_("Bye (a game won): {teams}")
-CLOCK_LINE = N_("The round clock: {minutes} minutes, from when the tables open.")
+CLOCK_LINE = N_("The round clock: {minutes}, from when the tables open.")
 NOT_YOUR_TABLE = N_("This table's seats are for its players.")
 ARRIVED = N_("{name} is at the table. Still missing: {missing}.")
 TABLE_BEGINS = N_("Everyone is here: the game begins.")
@@ -81,14 +81,14 @@ WAITING_TABLES = N_(
     "Round {round}: {done} of {tables} tables done. Tables that finished wait for the others."
 )
 ROUND_OVER = N_("Round {round} is over. Standings:")
-NEXT_ROUND_IN = N_("Round {round} begins in {minutes} minutes.")
+NEXT_ROUND_IN = N_("Round {round} begins in {minutes}.")
 FINAL = N_("Tournament {name} is over. Final standings:")
 CHAMPION = N_("Champions: {team}!")
 STANDINGS_TITLE = N_("{name} · standings after round {round}")
 NO_STANDINGS = N_("No round has been played yet.")
 PAUSED = N_("Round {round} is paused: the clock stops at every table.")
-RESUMED = N_("Round {round} goes on: {minutes} minutes left.")
-EXTENDED = N_("Round {round} extended by {minutes} minutes.")
+RESUMED = N_("Round {round} goes on: {minutes} left.")
+EXTENDED = N_("Round {round} extended by {minutes}.")
 NOT_RUNNING = N_("No round is being played now.")
 NOT_PAUSED = N_("The round is not paused.")
 PENALTY = N_("Penalty: {team} {points} points ({reason}). By {judge}.")
@@ -128,3 +128,13 @@ FORMAT_NAMES = {
     "round_robin": N_("round robin"),
     "rotating": N_("rotating partners"),
 }
+
+
+def minutes(lang: str, n: int) -> str:
+    """``n`` minutes, as the texts above take them (``{minutes}``): "1 minute", "40 minutes"."""
+    return trn(lang, "{count} minute", "{count} minutes", n, count=n)
+
+
+def rounds(lang: str, n: int) -> str:
+    """``n`` rounds, as OPENED takes them (``{rounds}``)."""
+    return trn(lang, "{count} round", "{count} rounds", n, count=n)

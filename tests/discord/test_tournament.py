@@ -284,7 +284,7 @@ async def test_eight_pairs_play_three_rounds_through_a_judge_and_a_kill(
     )
     await club.sit(first)
     await club.heard("Everyone is here: the game begins.", first.channel)
-    assert "Game clock: 1 minutes" in club.said(first.channel)
+    assert "Game clock: 1 minute." in club.said(first.channel)
     refused = await club.tournament("Ana", "penalty", "Los Dos 20 rude")  # not a judge
     assert any("organiser" in r for r in refused), refused
     await club.tournament(ORGANISER, "penalty", "Las Primas 20 talking during play")
