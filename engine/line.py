@@ -176,7 +176,9 @@ class LineHand(Hand):
         self._targets: list[RawSide] = []
         self._fits = 0  # tiles (of any set) that fit somewhere on the table
         self._count = 0  # the open ends' sum, kept by crosswise plays (see count)
-        self._held = 0  # every tile in a hand: the hand is blocked when none fits
+        # every tile in a hand: the hand is blocked when none fits (hands change by push
+        # alone, which keeps this; a what-if with other hands is made by from_public)
+        self._held = 0
         for mask in self.hands:
             self._held |= mask
         self._legal = None

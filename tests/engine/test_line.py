@@ -66,20 +66,19 @@ def test_the_legal_moves_kept_for_apply_are_never_the_callers(preset: str, playe
         game.apply(rng.choice(again))
 
 
-def test_a_what_if_copy_given_other_hands_has_its_own_legal_moves() -> None:
-    """A copy made after legal_moves was asked, then given other tiles (what a computer
-    player imagines), computes its legal moves from those tiles."""
+def test_a_what_if_copy_keeps_no_legal_moves_of_the_hand_it_copies() -> None:
+    """A copy made after the game kept its legal moves (what a computer player plays
+    on) starts without them: after a move of its own it offers that position's."""
     game = Game(Rules.from_preset("tournament_pr"), 4)
     hand = game.start_hand(seed=11)
     while len(hand.moves) < 6:
         hand.push(hand.legal_moves()[0])
-    assert isinstance(hand, LineHand)
-    mine = game.legal_moves()
-    seat = hand.to_move
+    kept = game.legal_moves()
     other = hand.copy()
-    other.hands[seat] = 0  # nothing fits: only a pass is left
-    assert [m.action.value for m in other.legal_moves()] == ["pass"]
-    assert hand.legal_moves() == mine
+    other.push(kept[-1])
+    assert other.kept_moves() == other.legal_moves()
+    assert other.legal_moves() != kept
+    assert game.legal_moves() == kept
 
 
 @pytest.mark.parametrize("preset, players", [("fido12", 4), ("fido18", 3), ("all_fives", 2)])
