@@ -99,12 +99,6 @@ class Hand:
 
     def apply(self, move: Move) -> None:
         """Make ``move`` if it is legal now; otherwise raise and change nothing."""
-        if self.ended is not None:
-            raise GameOver(f"this {self.WORD} is over")
-        if move.seat != self.to_move:
-            raise NotYourTurn(
-                f"it is seat {self.to_move}'s turn, not seat {move.seat}'s", self.to_move
-            )
         legal = self._legal
         if legal is None:
             legal = self.legal_moves()
@@ -117,6 +111,13 @@ class Hand:
         if move in legal:
             self.push(move)
             return
+        # refused: why, the plainest reason first (a legal move is never of another seat)
+        if self.ended is not None:
+            raise GameOver(f"this {self.WORD} is over")
+        if move.seat != self.to_move:
+            raise NotYourTurn(
+                f"it is seat {self.to_move}'s turn, not seat {move.seat}'s", self.to_move
+            )
         raise IllegalMove(self._why_illegal(move, legal))
 
     def _end(self, how: str) -> None:
