@@ -60,9 +60,7 @@ def _our_move(game: Game, ends: Ends, domino: dominoes.Domino, left: bool) -> Mo
     return candidates[0]
 
 
-def play_hand_versus(
-    deal_seed: int, our_team: int, times: list[float] | None = None
-) -> int | None:
+def play_hand_versus(deal_seed: int, our_team: int, times: list[float] | None = None) -> int | None:
     """One hand; the winning team (0: seats 0 and 2) or None for a tie. ``times`` gets
     the seconds of each of our decisions that had a choice of moves."""
     rng = random.Random(deal_seed)

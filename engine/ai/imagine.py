@@ -9,12 +9,13 @@ alone.
 
 from __future__ import annotations
 
+import math
 import random
 
-from engine.ai.knowledge import Knowledge
+from engine.ai.knowledge import Knowledge, open_numbers_after
 from engine.line import LineHand
 from engine.moves import Action
-from engine.tiles import BIT, NUMBER_MASK, TILES, Tile, set_mask
+from engine.tiles import BIT, NUMBER_MASK, TILES, VALUE, Tile, set_mask
 from engine.train import TrainHand
 from engine.views import View
 
@@ -144,3 +145,51 @@ class TrainImagination:
         state.hands = hands
         state.boneyard = self._drawn + pool[at:]
         return state
+
+
+class HeavyPlays:
+    """How likely an imagined deal makes the plays the other seats made (line games with
+    no drawing, where a seat's hand at each play is its imagined hand and the tiles it
+    played since).
+
+    Players tend to shed heavy tiles first (normal does, the dominoes package's searcher
+    opens with ``bota_gorda``): a seat that played a light tile while it could have laid
+    a heavy one is less likely to have held that heavy one. Each play is scored as a
+    choice among the seat's playable tiles with odds ``exp(beta * pips)``; a deal's
+    weight is the product over the plays seen.
+    """
+
+    def __init__(self, view: View, beta: float) -> None:
+        self._odds = [math.exp(beta * v) for v in VALUE]
+        crosswise = view.rules.crosswise_doubles
+        numbers: list[int] = []
+        plays: list[tuple[int, int, int]] = []  # (seat, tile, mask of the open numbers' tiles)
+        for move in view.history:
+            if move.action is not Action.PLAY or move.tile is None:
+                continue
+            if numbers and move.seat != view.seat:
+                fits = 0
+                for n in set(numbers):
+                    fits |= NUMBER_MASK[n]
+                plays.append((move.seat, int(move.tile), fits))
+            numbers = open_numbers_after(numbers, move, crosswise)
+        # the tiles each seat played from each of its plays on (that play included)
+        later = [0] * view.players
+        self._plays: list[tuple[int, int, int, int]] = []
+        for seat, tile, fits in reversed(plays):
+            later[seat] |= BIT[tile]
+            self._plays.append((seat, tile, fits, later[seat]))
+        self.useful = bool(self._plays)
+
+    def weight(self, hands: list[int]) -> float:
+        odds = self._odds
+        weight = 1.0
+        for seat, tile, fits, later in self._plays:
+            playable = (hands[seat] | later) & fits
+            total = 0.0
+            while playable:
+                low = playable & -playable
+                playable ^= low
+                total += odds[low.bit_length() - 1]
+            weight *= odds[tile] / total
+        return weight
