@@ -157,13 +157,16 @@ def tiles_of(mask: int) -> list[Tile]:
 
 # _BYTE_PIPS[i][b]: the pips of tiles 8i to 8i+7 whose bits byte b sets. A hand's pips
 # are then a lookup a byte (4 for a double-six hand): 150 ns a hand, not 270 tile by tile.
-_BYTE_PIPS = [
-    [
-        sum(VALUE[t] for j in range(8) if b >> j & 1 and (t := 8 * i + j) < len(TILES))
-        for b in range(256)
-    ]
-    for i in range((len(TILES) + 7) // 8)
-]
+# Each entry is an earlier one plus its lowest tile (1 ms to build at import, not 6).
+_BYTE_PIPS: list[list[int]] = []
+for _i in range((len(TILES) + 7) // 8):
+    _row = [0] * 256
+    for _b in range(1, 256):
+        _low = (_b & -_b).bit_length() - 1
+        _tile = 8 * _i + _low
+        _row[_b] = _row[_b & (_b - 1)] + (VALUE[_tile] if _tile < len(TILES) else 0)
+    _BYTE_PIPS.append(_row)
+del _i, _row, _b, _low, _tile
 
 
 def pips_of(mask: int) -> int:
