@@ -280,6 +280,8 @@ async def untold(session: Session, event: Event) -> list[Effect]:
     tables = [t for t in event.tables if t.status == "done" and not t.told]
     if not tables:
         return []
+    if event.row.status == "cancelled":  # nothing to tell of an event called off
+        return [TableTold(event.id, t.round, t.number) for t in tables]
     timers = await session.store.timers.pending(event.row.room_id)
     due = next((t.due_at for t in timers if t.kind == ROUND_TIMER), None)
     left = BREAK_MINUTES if due is None else (epoch(due) - epoch(session.now)) / 60

@@ -148,3 +148,17 @@ async def test_a_game_over_whose_table_was_never_written_is_written_after_a_rest
     for _ in range(20):  # the next round opens at its time
         await club.tick()
     assert (await club.event()).round == 2
+
+
+async def test_a_cancelled_tournament_tells_nothing_after_a_restart(store: Store) -> None:
+    """Results never told of a tournament called off since: a restart says nothing of
+    them (no round over, no next round) and notes them, so the next restart does not
+    look again."""
+    club = await started(store, stopped=True)
+    event = await until(club, 2)
+    await club.organise("cancel")
+    club.hall.clear()
+    await club.restart()
+    assert club.said() == ""
+    assert all(t.told for t in (await load(store, await store.tournaments.load(event.id))).tables)
+    assert await store.tournaments.running_on("console") == []
