@@ -126,7 +126,9 @@ class Rules:
             known = ", ".join(sorted(PRESETS))
             raise RulesError(f"unknown preset '{name}'; the presets are {known}")
         try:
-            key = tuple(sorted(options.items()))
+            # each value with its type: 1 == True and 1 == 1.0 as keys, but auto_pass=1
+            # and target=1.0 are refused where True and 1 are not
+            key = tuple(sorted((option, (type(value), value)) for option, value in options.items()))
             hash(key)
         except TypeError:  # an unhashable value: not a valid option anyway, _build says why
             return Rules._build(name, PRESETS[name], options)
@@ -199,8 +201,8 @@ class Rules:
 # Every saved move exports its game's rules, and every loaded game builds them again: a
 # room's rules are the same few values over and over, so both are worked out once.
 @lru_cache(maxsize=1024)
-def _preset_with(name: str, options: tuple[tuple[str, Any], ...]) -> Rules:
-    return Rules._build(name, PRESETS[name], dict(options))
+def _preset_with(name: str, options: tuple[tuple[str, tuple[type, Any]], ...]) -> Rules:
+    return Rules._build(name, PRESETS[name], {option: value for option, (_, value) in options})
 
 
 def forget_cached() -> None:

@@ -134,3 +134,15 @@ def test_an_option_the_family_does_not_read_is_refused(family: str) -> None:
                 continue
             with pytest.raises(RulesError, match=f"{name} does not apply"):
                 Rules.from_preset(preset, **{name: value})
+
+
+def test_a_refused_value_stays_refused_after_an_equal_valid_one() -> None:
+    """Rules are cached by their options: True and 1 (and 1 and 1.0) are equal keys in
+    Python, yet auto_pass=1 and target=1.0 must stay refused after auto_pass=True and
+    target=1 were accepted (found by a test order under pytest-xdist)."""
+    Rules.from_preset("partnership", auto_pass=True)
+    Rules.from_preset("partnership", target=1)
+    with pytest.raises(RulesError, match="auto_pass is true or false, not 1"):
+        Rules.from_preset("partnership", auto_pass=1)
+    with pytest.raises(RulesError, match="target must be a whole number"):
+        Rules.from_preset("partnership", target=1.0)
