@@ -56,10 +56,16 @@ _FIT_MOVES_MAX = 200_000
 def _fit_moves(key: int, seat: int, fit: int, on: int, kind: int) -> list[Move]:
     if len(_FIT_MOVES) >= _FIT_MOVES_MAX:
         _FIT_MOVES.clear()
-    # play_move's lookup written out: on big sets most rows are new (fido12: 70%)
+    # play_move's lookup and tiles_of written out: on big sets most rows are new
+    # (fido18: 75%), and this is a quarter of a move's cost there
     base = ((seat * 3 + kind) * 256 + on + 1) * 256
     get = _MOVES.get
-    row = [get(base + t) or play_move(seat, t, on, kind) for t in tiles_of(fit)]
+    row = []
+    while fit:
+        low = fit & -fit
+        tile = low.bit_length() - 1
+        row.append(get(base + tile) or play_move(seat, tile, on, kind))
+        fit ^= low
     _FIT_MOVES[key] = row
     return row
 
