@@ -17,7 +17,7 @@ import sys
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, TypeGuard
 
 from bot import registry
 from bot.describe import describe_table
@@ -178,13 +178,9 @@ class Console:
             await self._elsewhere(place, effects)
             return
         for effect in effects:
-            if isinstance(effect, OpenTables):
-                await self._open_tables(effect)
-            elif isinstance(effect, Elsewhere):
-                await self.deliver(effect.place, list(effect.effects))
-            elif isinstance(effect, TableTold):
-                await self.service.table_told(effect)
-            elif isinstance(effect, Board):
+            if await self._routed(effect):
+                continue
+            if isinstance(effect, Board):
                 path = self.pictures / "board.png"
                 png = await board_png(effect)
                 _write_private(path, png)
@@ -225,14 +221,21 @@ class Console:
     async def _elsewhere(self, place: Place, effects: list[Effect]) -> None:
         self.rooms.add(place.room)
         for effect in effects:
-            if isinstance(effect, OpenTables):
-                await self._open_tables(effect)
-            elif isinstance(effect, Elsewhere):
-                await self.deliver(effect.place, list(effect.effects))
-            elif isinstance(effect, TableTold):
-                await self.service.table_told(effect)
-            elif _heard_elsewhere(effect, self.name):
+            if not await self._routed(effect) and _heard_elsewhere(effect, self.name):
                 self.print(f"[{place.room}] " + effect.text)
+
+    async def _routed(self, effect: Effect) -> bool:
+        """Deal with an effect that shows nothing where it is (tables to open, effects
+        for another room, a result told); whether it was one."""
+        if isinstance(effect, OpenTables):
+            await self._open_tables(effect)
+        elif isinstance(effect, Elsewhere):
+            await self.deliver(effect.place, list(effect.effects))
+        elif isinstance(effect, TableTold):
+            await self.service.table_told(effect)
+        else:
+            return False
+        return True
 
     async def _open_tables(self, tables: OpenTables) -> None:
         """A console room per table ("r1-t2"): its game made there; the list printed."""
@@ -261,7 +264,7 @@ class Console:
             self.print(f"  [{button.label}] → /{button.command}")
 
 
-def _heard_elsewhere(effect: Effect, me: str) -> bool:
+def _heard_elsewhere(effect: Effect, me: str) -> TypeGuard[Say | Hand]:
     """What the console prints of another room: what is said to everyone there (not its
     lobby), and your own hand."""
     if isinstance(effect, Hand):

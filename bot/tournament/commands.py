@@ -429,20 +429,9 @@ async def resume(session: Session, event: Event | None) -> None:
     await reclock(session, event, clock, stopped)
     await log(session, event, "resume", round=event.round, data={"seconds": round(stopped)})
     left = max(0, round((clock["ends_at"] - epoch(session.now)) / 60))
-    await to_room(
-        session,
-        event,
-        [
-            Say(
-                tr(
-                    session.lang,
-                    words.RESUMED,
-                    round=event.round,
-                    minutes=words.minutes(session.lang, left),
-                )
-            )
-        ],
-    )
+    lang = session.lang
+    said = tr(lang, words.RESUMED, round=event.round, minutes=words.minutes(lang, left))
+    await to_room(session, event, [Say(said)])
 
 
 @action("extend")
@@ -461,20 +450,9 @@ async def extend(session: Session, event: Event | None) -> None:
     else:
         await reclock(session, event, clock, minutes * 60)
     await log(session, event, "extend", round=event.round, points=minutes)
-    await to_room(
-        session,
-        event,
-        [
-            Say(
-                tr(
-                    session.lang,
-                    words.EXTENDED,
-                    round=event.round,
-                    minutes=words.minutes(session.lang, minutes),
-                )
-            )
-        ],
-    )
+    lang = session.lang
+    said = tr(lang, words.EXTENDED, round=event.round, minutes=words.minutes(lang, minutes))
+    await to_room(session, event, [Say(said)])
 
 
 async def reclock(session: Session, event: Event, clock: dict[str, Any], moved: float) -> None:
