@@ -234,8 +234,11 @@ class Game:
 
     def legal_moves(self) -> list[Move]:
         """The legal moves of the seat to move (kept for :meth:`apply`)."""
-        hand = self.hand
-        return [] if hand is None else hand.kept_moves()
+        state = self._playing
+        if state is None or state.ended is not None:
+            self.settle()
+            return []
+        return state.kept_moves()
 
     def forced_move(self) -> Move | None:
         """The pass, draw or end of a first turn (Mexican Train) that the engine makes by
@@ -581,12 +584,13 @@ class Game:
 
     def apply(self, move: Move) -> None:
         """Make a move if it is legal now; otherwise raise and change nothing."""
-        hand = self.hand
-        if hand is None:
+        state = self._playing
+        if state is None or state.ended is not None:
+            self.settle()
             over = self.outcome is not None
             raise GameOver("the game is over" if over else "no hand is being played", over)
-        hand.apply(move)
-        if hand.ended is not None:
+        state.apply(move)
+        if state.ended is not None:
             self._finish_hand()
 
     def push(self, move: Move) -> None:

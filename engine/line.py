@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from engine.errors import IllegalMove
 from engine.hand import Hand
@@ -30,7 +30,18 @@ _LABEL = (None, Side.HALF, Side.FLANK)
 _PLAY, _PASS, _DRAW = Action.PLAY, Action.PASS, Action.DRAW
 
 HandEnd = Literal["domino", "blocked"]
-RawSide = tuple[int, int, int]  # (number, tile id, kind)
+# An open side: (number, tile id, kind, the tiles that fit there, by seat a cache of the
+# plays there keyed by the seat's fitting tiles). One interned tuple per place (see
+# side_of): legal_moves reads a side's moves without building any key of its own.
+RawSide = tuple[int, int, int, int, "SeatRows"]
+
+
+class SeatRows(list[dict[int, list[Move]]]):
+    """A side's plays by seat; hashed by identity, as the sides holding it are interned
+    (the hand merges equal sides with dict.fromkeys)."""
+
+    __hash__ = object.__hash__  # type: ignore[assignment]
+
 
 _MOVES: dict[int, Move] = {}
 
@@ -45,39 +56,58 @@ def play_move(seat: int, tile: int, on: int, kind: int) -> Move:
     return move
 
 
-# The plays of the tiles in ``fit`` on one side, by (fit, seat, side): a simulation
-# asks for the same few lists over and over (a cache of whole tables and hands instead
-# missed 40% of the time: too many of them). Bounded so a long-lived process with big
-# sets cannot grow it without end.
-_FIT_MOVES: dict[int, list[Move]] = {}
-_FIT_MOVES_MAX = 200_000
+MAX_SEATS = 8
+
+# The plays of a seat's fitting tiles on one side are the same few lists over and over
+# (a cache of whole tables and hands missed 40% of the time). Kept by side, then seat,
+# then the fitting tiles (a small int, not one key of all four built from big ints: a
+# random partnership hand took 638k instructions, now 585k with the _open mask).
+_SIDES: dict[int, RawSide] = {}
+_ROWS_MAX = 200_000  # rows kept over every side: a long-lived process with big sets
+_rows_kept = 0  # cannot grow them without end
 
 
-def _fit_moves(key: int, seat: int, fit: int, on: int, kind: int) -> list[Move]:
-    if len(_FIT_MOVES) >= _FIT_MOVES_MAX:
-        _FIT_MOVES.clear()
+def side_of(number: int, tile: int, kind: int) -> RawSide:
+    """The open side showing ``number`` against ``tile``, of ``kind`` (interned)."""
+    key = (tile * 3 + kind) * 32 + number
+    side = _SIDES.get(key)
+    if side is None:
+        side = (number, tile, kind, NUMBER_MASK[number], SeatRows({} for _ in range(MAX_SEATS)))
+        _SIDES[key] = side
+    return side
+
+
+def _new_row(rows: dict[int, list[Move]], seat: int, fit: int, on: int, kind: int) -> list[Move]:
+    """The plays of the tiles in ``fit`` by ``seat`` against ``on``, kept in ``rows``."""
+    global _rows_kept
+    if _rows_kept >= _ROWS_MAX:
+        for side in _SIDES.values():
+            for kept in side[4]:
+                kept.clear()
+        _rows_kept = 0
+    _rows_kept += 1
     # play_move's lookup and tiles_of written out: on big sets most rows are new
     # (fido18: 75%), and this is a quarter of a move's cost there
     base = ((seat * 3 + kind) * 256 + on + 1) * 256
     get = _MOVES.get
-    row = []
+    row: list[Move] = []
+    key = fit
     while fit:
         low = fit & -fit
         tile = low.bit_length() - 1
         row.append(get(base + tile) or play_move(seat, tile, on, kind))
         fit ^= low
-    _FIT_MOVES[key] = row
+    rows[key] = row  # kept once whole: a computer player's thread may read it meanwhile
     return row
 
 
-MAX_SEATS = 8
 # OPENING_MOVES[seat][tile]: an opening can be any subset of a hand, too many to cache.
 OPENING_MOVES = [[play_move(seat, t, -1, END) for t in range(len(TILES))] for seat in range(8)]
 PASS_MOVES = [Move(seat, _PASS) for seat in range(MAX_SEATS)]
 DRAW_MOVES = [Move(seat, _DRAW) for seat in range(MAX_SEATS)]
 
 
-def count_after(count: int, sides: Iterable[RawSide], move: Move, crosswise: bool) -> int:
+def count_after(count: int, sides: Iterable[tuple[Any, ...]], move: Move, crosswise: bool) -> int:
     """The sum of the open ends once the play ``move`` is made on a table whose open ends
     add up to ``count`` and whose open ``sides`` are (number, tile, kind): the one
     statement of that rule, for the hand and for players who only see its public sides."""
@@ -87,7 +117,8 @@ def count_after(count: int, sides: Iterable[RawSide], move: Move, crosswise: boo
     if move.on is None:
         return 2 * hi if crosswise and hi == lo else hi + lo
     kind = END if move.side is None else HALF if move.side is Side.HALF else FLANK
-    number = next(n for n, at, k in sides if at == move.on and k == kind and n in (hi, lo))
+    # (sides as the hand keeps them, or as (number, tile, kind) from a view)
+    number = next(s[0] for s in sides if s[1] == move.on and s[2] == kind and s[0] in (hi, lo))
     if kind != FLANK:
         count -= number
     if crosswise and hi == lo:
@@ -130,8 +161,10 @@ class LineHand(Hand):
         "_draws",
         "_fits",
         "_held",
+        "_open",
         "_opening",
         "_targets",
+        "_twins",
         "boneyard",
         "closer",
         "ended",
@@ -184,7 +217,15 @@ class LineHand(Hand):
         self._drawn = -1  # the tile drawn this turn under one_then_pass
         self._targets: list[RawSide] = []
         self._fits = 0  # tiles (of any set) that fit somewhere on the table
+        # the tiles the seat to move may play if it holds them: _fits, or only the tile
+        # it drew (one_then_pass); 0 before the opening and once ended. legal_moves' one
+        # test for "a play is possible" (its other cases cost 0.1 us a move otherwise)
+        self._open = 0
         self._count = 0  # the open ends' sum, kept by crosswise plays (see count)
+        # sides open twice (a crosswise double's two halves, the opening double's flanks):
+        # with none, the sides are the targets as they are, not merged (half of a fido18
+        # play's merging)
+        self._twins = 0
         # every tile in a hand: the hand is blocked when none fits (hands change by push
         # alone, which keeps this; a what-if with other hands is made by from_public)
         self._held = 0
@@ -239,7 +280,7 @@ class LineHand(Hand):
 
     def open_sides(self) -> list[OpenSide]:
         """The distinct places a tile can go now (the first play of a hand: none)."""
-        return [OpenSide(n, TILES[t], k) for n, t, k in self._targets]
+        return [OpenSide(s[0], TILES[s[1]], s[2]) for s in self._targets]
 
     def result(self, scores: list[int]) -> HandResult:
         return score_hand(self.rules, self, scores)
@@ -264,27 +305,30 @@ class LineHand(Hand):
     def legal_moves(self) -> list[Move]:
         """Every legal move of the seat to play, in a stable order; a new list each call.
         Empty once the hand ended."""
+        seat = self.to_move
+        hand = self.hands[seat] & self._open
+        if not hand:
+            return self._no_play_moves(seat)
+        moves: list[Move] = []
+        for _, on, kind, mask, by_seat in self._targets:
+            fit = hand & mask
+            if fit:
+                rows = by_seat[seat]
+                row = rows.get(fit)
+                moves += row if row is not None else _new_row(rows, seat, fit, on, kind)
+        return moves
+
+    def _no_play_moves(self, seat: int) -> list[Move]:
+        """The moves when no tile of the seat's can go on the table as it lies: none once
+        the hand ended, the opening, a pass or a draw."""
         if self.ended is not None:
             return []
-        seat = self.to_move
         if not self.placed:
             opens = OPENING_MOVES[seat]
             return [opens[t] for t in tiles_of(self._opening)]
-        hand = self.hands[seat] if self._drawn < 0 else 1 << self._drawn
-        if not hand & self._fits:
-            if not self._draws or self._drawn >= 0 or self._bone_at >= len(self.boneyard):
-                return [PASS_MOVES[seat]]
-            return [DRAW_MOVES[seat]]
-        moves: list[Move] = []
-        base = seat * 768 + 1  # the key of _FIT_MOVES: fit, seat, kind, on
-        get = _FIT_MOVES.get
-        for number, on, kind in self._targets:
-            fit = hand & NUMBER_MASK[number]
-            if fit:
-                key = fit * 8192 + base + kind * 256 + on
-                row = get(key)
-                moves += row if row is not None else _fit_moves(key, seat, fit, on, kind)
-        return moves
+        if not self._draws or self._drawn >= 0 or self._bone_at >= len(self.boneyard):
+            return [PASS_MOVES[seat]]
+        return [DRAW_MOVES[seat]]
 
     # ----- changing ------------------------------------------------------------------
 
@@ -297,9 +341,10 @@ class LineHand(Hand):
         if action is _PLAY:
             tile: int = move.tile  # type: ignore[assignment]
             bit = 1 << tile
-            left = self.hands[seat] ^ bit
-            self.hands[seat] = left
-            self._held ^= bit
+            hands = self.hands
+            left = hands[seat] ^ bit
+            hands[seat] = left
+            held = self._held = self._held ^ bit
             self._drawn = -1
             self.closer = seat
             on = move.on
@@ -314,7 +359,11 @@ class LineHand(Hand):
             if not left:
                 self._end("domino")
                 return
-        elif action is _DRAW:
+            self.to_move = seat + 1 if seat + 1 < self.players else 0
+            if not held & self._fits:  # (most plays leave a tile that fits: no call)
+                self._check_blocked()
+            return
+        if action is _DRAW:
             drawn = self.boneyard[self._bone_at]
             self._bone_at += 1
             self.hands[seat] |= 1 << drawn
@@ -323,16 +372,18 @@ class LineHand(Hand):
             if rule != "one_ends_turn":
                 if rule == "one_then_pass":
                     self._drawn = drawn  # now play it if it fits, else pass
+                    self._open = self._fits & 1 << drawn
                 self._check_blocked()
                 return  # the same seat goes on
         else:
             # A pass changes neither the hands nor the table: it cannot block the hand.
-            self._drawn = -1
+            if self._drawn >= 0:
+                self._drawn = -1
+                self._open = self._fits
             self.to_move = (seat + 1) % self.players
             return
-        self.to_move = (seat + 1) % self.players
-        if not self._held & self._fits:  # (most moves leave a tile that fits: no call)
-            self._check_blocked()
+        self.to_move = (seat + 1) % self.players  # a draw that ends the turn
+        self._check_blocked()
 
     def _lay_on_line(self, tile: int, on: int) -> None:
         """The plain line (no crosswise doubles): the tile replaces the open end it was
@@ -347,10 +398,12 @@ class LineHand(Hand):
         else:
             i = 0
         number = end[0]
-        sides[i] = (lo if number == hi else hi, tile, END)
+        other = lo if number == hi else hi
+        # side_of(other, tile, END), its key written out (a call less a move)
+        sides[i] = _SIDES.get(tile * 96 + other) or side_of(other, tile, END)
         self.placed.append((tile, on, END, number))
         self._targets = sides  # two ends on two different tiles: nothing to merge
-        self._fits = NUMBER_MASK[sides[0][0]] | NUMBER_MASK[sides[1][0]]
+        self._fits = self._open = sides[0][3] | sides[1][3]
 
     def _place(self, tile: int, on: int | None, side: Side | None) -> None:
         """Any play: the opening, a crosswise layout's sides, or the plain line."""
@@ -361,32 +414,41 @@ class LineHand(Hand):
         sides = self.sides
         if on is None:
             if self._crosswise and hi == lo:
-                sides[:] = [(hi, tile, HALF)] * 2 + [(hi, tile, FLANK)] * 2
+                sides[:] = [side_of(hi, tile, HALF)] * 2 + [side_of(hi, tile, FLANK)] * 2
+                self._twins = 2
             else:
-                sides[:] = [(hi, tile, END), (lo, tile, END)]
+                sides[:] = [side_of(hi, tile, END), side_of(lo, tile, END)]
+                self._twins = 1 if hi == lo else 0
             self._count = hi + lo
             self.placed.append((tile, -1, END, hi))
             self._refresh_targets()
             return
         kind = END if side is None else HALF if side is Side.HALF else FLANK
-        i = -1
-        for j, (n, at, k) in enumerate(sides):
-            if at == on and k == kind and n in (hi, lo):
-                i = j
-                break
-        if i < 0:  # pragma: no cover - push() is only given legal moves
-            raise IllegalMove(f"{TILES[tile]} has nowhere to go on {on}")
-        number = sides[i][0]
+        # The side is the first against ``on``, of ``kind``, showing the number the two
+        # tiles share (one: two tiles sharing both are one tile). Sides are interned, so
+        # it is found by identity in C (a loop over a dozen sides took 1 us of a fido18
+        # play's 5).
+        shared = HI[on] if HI[on] == hi or HI[on] == lo else LO[on]
+        try:
+            i = sides.index(_SIDES[(on * 3 + kind) * 32 + shared])
+        except (KeyError, ValueError):  # pragma: no cover - push() is given legal moves
+            raise IllegalMove(f"{TILES[tile]} has nowhere to go on {on}") from None
+        covered = sides[i]
+        number = covered[0]
+        if kind != END and sides.count(covered) > 1:
+            self._twins -= 1  # its twin stays open, alone now
         if kind != FLANK:
             self._count -= number
         if hi == lo:
-            sides[i] = (number, tile, HALF)
-            sides.append((number, tile, HALF))
-            sides.append((number, tile, FLANK))
+            half = side_of(number, tile, HALF)
+            sides[i] = half
+            sides.append(half)
+            sides.append(side_of(number, tile, FLANK))
             self._count += 2 * number
+            self._twins += 1
         else:
             other = lo if number == hi else hi
-            sides[i] = (other, tile, END)
+            sides[i] = side_of(other, tile, END)
             self._count += other
         self.placed.append((tile, on, kind, number))
         self._refresh_targets()
@@ -395,12 +457,18 @@ class LineHand(Hand):
         if self._crosswise and len(self.placed) == 1:
             # the second tile of a divisor hand goes on a flank of the opening double
             self._targets = list(dict.fromkeys(s for s in self.sides if s[2] != HALF))
-        else:
+        elif self._twins:
             self._targets = list(dict.fromkeys(self.sides))
+        else:  # (changed by _place alone, which always comes back here)
+            self._targets = self.sides
         fits = 0
-        for number, _, _ in self._targets:
-            fits |= NUMBER_MASK[number]
-        self._fits = fits
+        for side in self._targets:
+            fits |= side[3]
+        self._fits = self._open = fits
+
+    def _end(self, how: str) -> None:
+        self.ended = how  # type: ignore[assignment]
+        self._open = 0
 
     def _check_blocked(self) -> None:
         """End the hand if nobody can play: no tile held fits and none can be drawn."""

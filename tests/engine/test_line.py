@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -81,15 +82,37 @@ def test_a_what_if_copy_keeps_no_legal_moves_of_the_hand_it_copies() -> None:
     assert game.legal_moves() == kept
 
 
-@pytest.mark.parametrize("preset, players", [("fido12", 4), ("fido18", 3), ("all_fives", 2)])
+CROSSWISE = [("fido12", 4), ("fido18", 3), ("all_fives", 2)]
+
+
+def random_moments(preset: str, players: int, seed: int) -> Iterator[LineHand]:
+    """Every moment of 15 hands of random legal play, as the hand in play."""
+    rng = random.Random(seed)
+    for deal in range(15):
+        game = Game(Rules.from_preset(preset), players)
+        hand = game.start_hand(seed=deal)
+        assert isinstance(hand, LineHand)
+        while game.hand is not None:
+            yield hand
+            game.apply(rng.choice(game.legal_moves()))
+
+
+@pytest.mark.parametrize("preset, players", CROSSWISE)
 def test_the_count_kept_play_by_play_is_the_sum_of_the_open_ends(preset: str, players: int) -> None:
     """RULES.md: the count is the sum of the open ends, each open half of a double once
     and a flank not at all; the hand keeps it play by play (issue 23), never apart from it."""
-    rng = random.Random(9)
-    for seed in range(15):
-        game = Game(Rules.from_preset(preset), players)
-        hand = game.start_hand(seed=seed)
-        assert isinstance(hand, LineHand)
-        while game.hand is not None:
-            assert hand.count == sum(n for n, _, kind in hand.sides if kind != FLANK)
-            game.apply(rng.choice(game.legal_moves()))
+    for hand in random_moments(preset, players, 9):
+        assert hand.count == sum(s[0] for s in hand.sides if s[2] != FLANK)
+
+
+@pytest.mark.parametrize("preset, players", CROSSWISE)
+def test_the_open_sides_are_the_distinct_sides_however_they_are_kept(
+    preset: str, players: int
+) -> None:
+    """The places a tile can go are the table's distinct open sides, in table order (after
+    the first play of a divisor hand, which goes on a flank): merged only while a side is
+    open twice (issue 23), they must never differ from merging every time."""
+    for hand in random_moments(preset, players, 4):
+        if len(hand.placements) > 1:
+            distinct = list(dict.fromkeys((s[0], s[1], s[2]) for s in hand.sides))
+            assert [(s.number, s.tile, s.kind) for s in hand.open_sides()] == distinct
