@@ -23,7 +23,9 @@ def sides(rules: Rules, players: int) -> int:
 
 def side_pips(rules: Rules, pips: list[int]) -> list[int]:
     if rules.partners:
-        return [sum(pips[s] for s in seats) for seats in rules.side_seats(len(pips))]
+        # the sides of Rules.side_seats, even seats and odd seats, as slices (a generator
+        # over each side's seats took 1 us of a simulated hand's 60)
+        return [sum(pips[0::2]), sum(pips[1::2])]
     return list(pips)
 
 

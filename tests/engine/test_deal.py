@@ -1,9 +1,9 @@
 from __future__ import annotations
 
-from engine.deal import Shuffler
+from engine.deal import Shuffler, tile_draw
 from engine.game import Game
 from engine.rules import Rules
-from engine.tiles import set_tiles
+from engine.tiles import RANK, set_tiles
 
 
 def test_the_seeded_shuffle_is_pinned() -> None:
@@ -39,3 +39,22 @@ def test_redeals_follow_the_seed() -> None:
         again.start_hand(seed=seed)
         assert again.logs[-1].deal == log.deal
     assert redealt > 0
+
+
+def test_the_tile_draw_is_the_first_tiles_of_the_shuffle() -> None:
+    """RULES.md (tournament draw): each seat draws one tile of the shuffled set, the
+    highest in tile order opens; the draw reads the smallest keys without a whole sort,
+    and must be the very draw of the shuffle, equal keys included (stable: set order)."""
+    for seed in range(300):
+        for top, players in ((6, 4), (6, 2), (9, 3), (12, 8)):
+            drawn = Shuffler(seed).shuffled(set_tiles(top))[:players]
+            best = max(range(players), key=lambda seat: RANK[drawn[seat]])
+            assert tile_draw(Shuffler(seed), top, players) == best
+
+    class Ties(Shuffler):
+        def keys(self, n: int) -> tuple[int, ...]:
+            return tuple(7 if t in (27, 3, 12) else 100 + t for t in range(n))
+
+    # tiles 3, 12 and 27 share the smallest key: the stable order deals 3, 12, 27, then 0
+    drawn = [3, 12, 27, 0]
+    assert tile_draw(Ties(1), 6, 4) == max(range(4), key=lambda seat: RANK[drawn[seat]])
