@@ -8,12 +8,14 @@ from typing import Any
 
 import pytest
 
-from engine.ai.hard import HardPlayer
+from engine.ai.hard import TILE_WEIGHT, HardPlayer
 from engine.game import Game
 from engine.hand import Hand
+from engine.line import LineHand
 from engine.players import make_player
 from engine.rules import Rules
 from engine.simulate import decisions, play_hand
+from engine.tiles import BIT, TILES, Tile
 from engine.views import view_of
 from tests.engine.playouts import CASES
 
@@ -167,9 +169,37 @@ def test_a_computer_player_reads_only_its_view(strength: str, preset: str, playe
     seats = [make_player(strength, seed=s) for s in range(players)]
     game.start_hand(seed=11)
     for view in decisions(game):
+        assert view.seat is not None
         logs, game.logs = game.logs, Poison()  # type: ignore[assignment]
         try:
             move = seats[view.seat].choose(view)
         finally:
             game.logs = logs
         game.apply(move)
+
+
+def test_hard_counts_the_tiles_held_at_its_horizon() -> None:
+    """On a big set's short look ahead a seat holding one tile more is behind in the race
+    to go out, even when that tile is the 0-0 and adds no pips."""
+    game = Game(Rules.from_preset("fido12"), 2)
+    game.start_hand(seed=3)
+    seats = [make_player("normal", seed=s) for s in range(2)]
+    for view in decisions(game):
+        if view.placements and view.seat == 0:
+            break
+        game.apply(seats[view.seat].choose(view))  # type: ignore[index]
+    view = view_of(game, 0)
+    blank = Tile.of(0, 0)
+    on_table = {int(p.tile) for p in view.placements}
+    assert blank not in on_table
+    mine, theirs = [t for t in range(1, len(TILES)) if t not in on_table][:2]
+
+    def worth(hands: list[int]) -> float:
+        state = LineHand.from_public(
+            view.rules, hands, [], view.placements, view.history, 0, view.opener or 0, view.scored
+        )
+        return HardPlayer()._line_rollout(state, view, 0, horizon=0)
+
+    light = worth([BIT[mine], BIT[theirs]])
+    more = worth([BIT[mine] | BIT[blank], BIT[theirs]])
+    assert light - more == pytest.approx(TILE_WEIGHT)
