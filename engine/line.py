@@ -73,7 +73,9 @@ def side_of(number: int, tile: int, kind: int) -> RawSide:
     side = _SIDES.get(key)
     if side is None:
         side = (number, tile, kind, NUMBER_MASK[number], SeatRows({} for _ in range(MAX_SEATS)))
-        _SIDES[key] = side
+        # setdefault: two computer players' threads making the same side keep one of them
+        # (crosswise plays find a side by identity)
+        side = _SIDES.setdefault(key, side)
     return side
 
 
