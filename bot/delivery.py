@@ -180,6 +180,8 @@ class Posts(Protocol):
 
     async def hand_shown(self, place: Place, game_id: int, move_number: int) -> None: ...
 
+    async def hand_current(self, place: Place, game_id: int, move_number: int) -> bool: ...
+
     async def keep_lobby_post(self, place: Place, game_id: int, message_id: str) -> None: ...
 
     async def drop_lobby_post(self, place: Place) -> None: ...
@@ -339,6 +341,13 @@ class Delivery(Generic[Origin]):
         if isinstance(effect, Board):
             await self._board(place, effect)
         elif isinstance(effect, Hand):
+            if effect.buttons and not await self.service.hand_current(
+                place, effect.game_id, effect.move_number
+            ):
+                # the game moved on while it waited (a restart's hand, made before a press
+                # that overtook it): its buttons no longer play and its tiles may be gone
+                log.info("%s: a hand of move %d left unsent", platform.name, effect.move_number)
+                return
             png = await pictures.hand_png(effect)
             if not await platform.hand(place, effect, png, origin):
                 await self._tell(place, effect.person, effect.game_id)

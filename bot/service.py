@@ -314,6 +314,13 @@ class GameService:
             await self.room_id(place), HAND, game_id, "", self.clock(), move_number
         )
 
+    async def hand_current(self, place: Place, game_id: int, move_number: int) -> bool:
+        """Whether a hand with moves made at ``move_number`` still plays: False once this
+        process saved a later move of the game (a hand a restart made, overtaken by a
+        press, would show tiles already played). A game it does not hold: True."""
+        row = self.desk.rows.get(await self.room_id(place))
+        return row is None or row.id != game_id or row.plies <= move_number
+
     async def lobby_post(self, place: Place) -> Post | None:
         """Where the room's latest lobby message is (None: none with live buttons)."""
         found = await self.store.posts.find(await self.room_id(place), LOBBY)

@@ -10,12 +10,14 @@ from dataclasses import replace
 import pytest
 from sqlalchemy.exc import DataError, IntegrityError, OperationalError
 
+from bot.delivery import Delivery
 from bot.model import Command, Hand, Place, Popup, Say
 from bot.registry import COMMANDS
 from bot.service import GameService
 from storage.errors import StorageError
 from storage.store import Store
 from tests.bot.driver import Room, boards, hands_for, seeded
+from tests.bot.test_delivery import Fake
 
 OTHER = Place("console", "local", "patio", "Casa", "en")
 ROOM_ACTIONS = [
@@ -129,6 +131,31 @@ async def test_after_a_restart_the_room_sees_the_latest_move_once(store: Store) 
     await fresh.hand_shown(room.place, 1, board.move_number)
     assert await GameService(store, clock=room.clock).resume("console") == []
     assert await fresh.resume("telegram") == []
+
+
+async def test_a_restarts_hand_overtaken_by_a_press_does_not_go_out(store: Store) -> None:
+    """The restart made the hand of the person to move (its board was shown, the hand
+    not), and before it went out that person pressed the hand they already had: the
+    restart's hand, with buttons that no longer play and a tile already on the table, is
+    not sent; the hands of the moment now are."""
+    room = await a_game(store)
+    latest = boards(room.log)[-1]
+    await store.posts.keep(1, "board", 1, "m1", room.clock.now, latest.move_number)
+    fresh = GameService(store, clock=room.clock, seeds=seeded())
+    [(place, [made])] = await fresh.resume("console")
+    assert isinstance(made, Hand) and made.buttons
+    again = Room(fresh, room.clock)
+    pressed = await again.press(made.person.name, made.buttons[0])
+    assert boards(pressed)[0].move_number > made.move_number
+    fake = Fake()
+    delivery = Delivery(fake, fresh)
+    await delivery.deliver(place, [made, *pressed])
+    await delivery.idle()
+    sent = [entry for entry in fake.log if entry[0] == "hand"]
+    now = [e for e in pressed if isinstance(e, Hand) and e.buttons]
+    assert now and [entry[2] for entry in sent] == [e.text for e in now]
+    assert await fresh.hand_current(place, 1, now[0].move_number)
+    assert not await fresh.hand_current(place, 1, made.move_number)
 
 
 FAILURES = [

@@ -7,7 +7,7 @@ turn calls folded into the board, each kind of effect to its own primitive, retr
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pytest
 
@@ -49,6 +49,7 @@ class Service:
     """The service's memory of board posts (board_post, keep_board_post, board_shown)."""
 
     posts: dict[Place, Post] = field(default_factory=dict)
+    plies: dict[int, int] = field(default_factory=dict)  # game: its moves saved so far
 
     async def board_post(self, place: Place) -> Post | None:
         return self.posts.get(place)
@@ -64,6 +65,9 @@ class Service:
 
     async def hand_shown(self, place: Place, game_id: int, move_number: int) -> None:
         return None
+
+    async def hand_current(self, place: Place, game_id: int, move_number: int) -> bool:
+        return self.plies.get(game_id, 0) <= move_number
 
 
 class Fake(Platform[str]):
@@ -225,6 +229,20 @@ async def test_a_superseded_board_is_dropped() -> None:
     delivery = Delivery(fake, Service())
     await deliver(delivery, board(1), Say("between"), board(2), board(3))
     assert fake.log == [("room", "between"), ("post", "board 3", "102")]
+
+
+async def test_a_hand_the_game_moved_past_is_not_sent() -> None:
+    """A hand with buttons made at move 2 of a game now at move 3 (a restart's hand that a
+    press overtook) stays unsent; the hand of move 3, another game's, and a hand with no
+    buttons to press (the tiles at the deal) go."""
+    fake, service = Fake(), Service(plies={1: 3})
+    delivery = Delivery(fake, service)
+    dealt = replace(hand(0), buttons=(), text="dealt")
+    await deliver(delivery, dealt)
+    await deliver(delivery, hand(2), hand(3, BETO), replace(hand(2, game=2), text="game 2"))
+    sent = {entry[1:3] for entry in fake.log if entry[0] == "hand"}
+    assert sent == {("Ana", "dealt"), ("Beto", "hand 3"), ("Ana", "game 2")}
+    assert len(fake.log) == 3
 
 
 async def test_a_person_is_told_once_per_game_to_open_their_private_messages() -> None:

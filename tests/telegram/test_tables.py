@@ -43,6 +43,9 @@ class Service:
     async def hand_shown(self, place: Place, game_id: int, move_number: int) -> None:
         return None
 
+    async def hand_current(self, place: Place, game_id: int, move_number: int) -> bool:
+        return True
+
     async def lobby_post(self, place: Place) -> Post | None:
         return None
 
