@@ -21,7 +21,7 @@ from engine.moves import MEXICAN, Action, Move
 from engine.outcome import HandResult
 from engine.rules import Rules
 from engine.scoring import score_round
-from engine.tiles import HI, LO, NUMBER_MASK, TILES, Tile, tiles_of
+from engine.tiles import HI, LO, NUMBER_MASK, TILES, Tile
 
 _PLAY, _PASS, _DRAW, _END = Action.PLAY, Action.PASS, Action.DRAW, Action.END
 
@@ -61,7 +61,18 @@ def _new_row(rows: dict[int, list[Move]], seat: int, fit: int, train: int) -> li
                 kept.clear()
         _rows_kept = 0
     _rows_kept += 1
-    row = rows[fit] = [train_move(seat, t, train) for t in tiles_of(fit)]
+    # train_move's lookup and tiles_of written out: most rows are new with eight players
+    # (an eight-player round took 3.66M instructions, now 3.54M)
+    base = (seat * 10 + train + 1) * 256
+    get = _MOVES.get
+    row: list[Move] = []
+    key = fit
+    while fit:
+        low = fit & -fit
+        tile = low.bit_length() - 1
+        row.append(get(base + tile) or train_move(seat, tile, train))
+        fit ^= low
+    rows[key] = row  # kept once whole: a computer player's thread may read it meanwhile
     return row
 
 
