@@ -479,6 +479,21 @@ class LineHand(Hand):
         if not self._held & self._fits:
             self._end("blocked")
 
+    def with_hands(self, hands: list[int], boneyard: list[Tile]) -> LineHand:
+        """A copy with other hands and boneyard: a computer player's imagined deal on the
+        table as it lies (rebuilt once by :meth:`from_public`, not for every deal)."""
+        other = self.copy()
+        other.hands = list(hands)
+        other.boneyard = list(boneyard)
+        other._bone_at = 0
+        held = 0
+        for mask in hands:
+            held |= mask
+        other._held = held
+        if not self.placed:
+            other._opening = hands[self.opener]
+        return other
+
     def copy(self) -> LineHand:
         other: LineHand = self._copy_slots()
         other.sides = list(self.sides)

@@ -23,12 +23,13 @@ from __future__ import annotations
 import random
 import time
 
-from engine.ai.imagine import HeavyPlays, TrainImagination, imagine_line
+from engine.ai.imagine import HeavyPlays, LineImagination, TrainImagination
 from engine.ai.knowledge import Knowledge
 from engine.ai.normal import NormalPlayer, line_score
 from engine.line import LineHand
 from engine.moves import Move
 from engine.scoring import score_hand, score_round, side_of
+from engine.tiles import VALUE
 from engine.train import TrainHand
 from engine.views import View
 
@@ -97,8 +98,9 @@ class HardPlayer:
             heavy = HeavyPlays(view, HEAVY_BETA)
             if not heavy.useful:
                 heavy = None
+        imagined = LineImagination(view, knowledge)
         for _ in range(self.samples or (SAMPLES_BIG_SETS if big else SAMPLES)):
-            state = imagine_line(view, knowledge, self._random)
+            state = imagined.deal(self._random)
             weight = 1.0 if heavy is None else heavy.weight(state.hands)
             for i, move in enumerate(moves):
                 trial = state.copy()
@@ -130,7 +132,8 @@ class HardPlayer:
             elif divisor:
                 state.push(max(moves, key=lambda m: _count_points(state, m, divisor) + rand()))
             else:
-                state.push(max(moves, key=lambda m: (m.tile.value if m.tile else -1) + 3 * rand()))
+                # the heaviest tile, give or take (the 0-0 counts -1: kept as it was tuned)
+                state.push(max(moves, key=lambda m: (VALUE[m.tile] if m.tile else -1) + 3 * rand()))
         if state.ended is None:  # cut at the horizon: the counts made, less the tiles held
             pips = state.pips()
             hands = state.hands

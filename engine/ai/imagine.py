@@ -30,45 +30,69 @@ def unknown_tiles(view: View, seen: int) -> list[Tile]:
 
 def imagine_line(view: View, knowledge: Knowledge, rng: random.Random) -> LineHand:
     """A line-game state whose hidden hands respect tile counts and known voids."""
-    seat = view.seat
-    assert seat is not None
-    seen = sum(BIT[t] for t in view.hand) | sum(BIT[p.tile] for p in view.placements)
-    unknown = unknown_tiles(view, seen)
-    others = [s for s in range(view.players) if s != seat]
-    # the seats that lack most numbers choose first: they are the hardest to fill
-    others.sort(key=lambda s: -len(knowledge.lacks[s]))
-    hands = [0] * view.players
-    hands[seat] = sum(BIT[t] for t in view.hand)
-    pool = unknown
-    for attempt in range(TRIES + 1):
-        pool = list(unknown)
-        rng.shuffle(pool)
-        relaxed = attempt == TRIES  # never stall: the last try ignores the voids
-        ok = True
+    return LineImagination(view, knowledge).deal(rng)
+
+
+class LineImagination:
+    """Imagined states of a line-game hand, from one seat's view: what the view fixes (the
+    tiles hidden, who lacks which numbers, the table) is worked out once, and each deal
+    only hands the hidden tiles out again (a table rebuilt and the hidden tiles listed
+    for every deal were a quarter of a partnership decision)."""
+
+    def __init__(self, view: View, knowledge: Knowledge) -> None:
+        seat = view.seat
+        assert seat is not None
+        self.view = view
+        self.seat = seat
+        mine = sum(BIT[t] for t in view.hand)
+        seen = mine | sum(BIT[p.tile] for p in view.placements)
+        self._unknown = unknown_tiles(view, seen)
+        others = [s for s in range(view.players) if s != seat]
+        # the seats that lack most numbers choose first: they are the hardest to fill
+        others.sort(key=lambda s: -len(knowledge.lacks[s]))
+        self._others = others
+        self._banned = [0] * view.players
         for s in others:
-            banned = 0
-            if not relaxed:
-                for number in knowledge.lacks[s]:
-                    banned |= NUMBER_MASK[number]
-            picked = [t for t in pool if not banned >> t & 1][: view.tile_counts[s]]
-            if len(picked) < view.tile_counts[s]:
-                ok = False
+            for number in knowledge.lacks[s]:
+                self._banned[s] |= NUMBER_MASK[number]
+        hands = [0] * view.players
+        hands[seat] = mine
+        # the table as it lies, the seat's own hand alone in it (deals go on copies of it)
+        self.table = LineHand.from_public(
+            view.rules,
+            hands,
+            [],
+            view.placements,
+            view.history,
+            seat,
+            view.opener if view.opener is not None else seat,
+            view.scored,
+        )
+
+    def deal(self, rng: random.Random) -> LineHand:
+        """One imagined state: the hidden tiles dealt to the other seats (each seat's
+        count, none of a number it lacks) and the rest to the boneyard."""
+        view = self.view
+        counts = view.tile_counts
+        hands = list(self.table.hands)
+        pool = self._unknown
+        for attempt in range(TRIES + 1):
+            pool = list(self._unknown)
+            rng.shuffle(pool)
+            relaxed = attempt == TRIES  # never stall: the last try ignores the voids
+            ok = True
+            for s in self._others:
+                banned = 0 if relaxed else self._banned[s]
+                picked = [t for t in pool if not banned >> t & 1][: counts[s]]
+                if len(picked) < counts[s]:
+                    ok = False
+                    break
+                hands[s] = sum(BIT[t] for t in picked)
+                chosen = set(picked)
+                pool = [t for t in pool if t not in chosen]
+            if ok:
                 break
-            hands[s] = sum(BIT[t] for t in picked)
-            chosen = set(picked)
-            pool = [t for t in pool if t not in chosen]
-        if ok:
-            break
-    return LineHand.from_public(
-        view.rules,
-        hands,
-        pool[: view.boneyard],
-        view.placements,
-        view.history,
-        seat,
-        view.opener if view.opener is not None else seat,
-        view.scored,
-    )
+        return self.table.with_hands(hands, pool[: view.boneyard])
 
 
 # A bit above every tile id: kept in each replayed hand so that no hand looks empty (an

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from engine.ai.imagine import HeavyPlays, TrainImagination, imagine_line
+from engine.ai.imagine import HeavyPlays, LineImagination, TrainImagination, imagine_line
 from engine.ai.knowledge import Knowledge
 from engine.game import Game
 from engine.players import make_player
@@ -83,6 +83,40 @@ def test_an_imagined_line_deal_respects_counts_and_voids(preset: str, players: i
                 if s != view.seat and _fits_voids(view, knowledge):
                     for number in lacks:
                         assert not state.hands[s] & NUMBER_MASK[number]
+
+
+@pytest.mark.parametrize(
+    "preset, players", [("partnership", 4), ("draw", 3), ("all_fives", 2), ("fido12", 4)]
+)
+def test_the_table_rebuilt_once_takes_every_deal(preset: str, players: int) -> None:
+    """Deals go on copies of the table rebuilt once from the view (LineImagination): given
+    the real hands and boneyard after other deals, it plays on as the real hand does, to
+    the same result."""
+    rng = random.Random(11)
+    checked = 0
+    for seed in range(3):
+        for game, view in positions(preset, players, seed):
+            if not view.placements:
+                continue
+            real = game.logs[-1].state
+            imagination = LineImagination(view, Knowledge.of(view))
+            for _ in range(3):
+                imagination.deal(rng)  # deals before: none changes the table
+            state = imagination.table.with_hands(
+                list(real.hands), list(real.boneyard[real._bone_at :])
+            )
+            twin = real.copy()
+            while twin.ended is None:
+                moves = twin.legal_moves()
+                assert state.legal_moves() == moves
+                move = rng.choice(moves)
+                twin.push(move)
+                state.push(move)
+            assert (state.ended, state.scored, state.hands) == (twin.ended, twin.scored, twin.hands)
+            scores = [0] * len(view.scores)
+            assert state.result(scores) == twin.result(scores)
+            checked += 1
+    assert checked > 20
 
 
 def _fits_voids(view: View, knowledge: Knowledge) -> bool:
