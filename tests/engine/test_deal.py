@@ -1,6 +1,8 @@
 from __future__ import annotations
 
-from engine.deal import Shuffler, tile_draw
+import random
+
+from engine.deal import Shuffler, shuffled_places, tile_draw
 from engine.game import Game
 from engine.rules import Rules
 from engine.tiles import RANK, set_tiles
@@ -58,3 +60,16 @@ def test_the_tile_draw_is_the_first_tiles_of_the_shuffle() -> None:
     # tiles 3, 12 and 27 share the smallest key: the stable order deals 3, 12, 27, then 0
     drawn = [3, 12, 27, 0]
     assert tile_draw(Ties(1), 6, 4) == max(range(4), key=lambda seat: RANK[drawn[seat]])
+
+
+def test_the_shuffle_is_a_stable_sort_by_key_on_every_set() -> None:
+    """engine/deal.py's definition: the tiles in order of their keys, equal keys in set
+    order, on sets of every size."""
+    rng = random.Random(4)
+    for top in (6, 9, 12, 15, 18):
+        n = len(set_tiles(top))
+        for _ in range(30):
+            keys = tuple(rng.getrandbits(64) for _ in range(n))
+            assert shuffled_places(keys) == sorted(range(n), key=lambda t: keys[t])
+            tied = tuple(k if t % 7 else keys[0] for t, k in enumerate(keys))
+            assert shuffled_places(tied) == sorted(range(n), key=lambda t: tied[t])
