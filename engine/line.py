@@ -229,7 +229,8 @@ class LineHand(Hand):
         # play's merging)
         self._twins = 0
         # every tile in a hand: the hand is blocked when none fits (hands change by push
-        # alone, which keeps this; a what-if with other hands is made by from_public)
+        # alone, which keeps this; a what-if with other hands is made by from_public or
+        # with_hands)
         self._held = 0
         for mask in self.hands:
             self._held |= mask

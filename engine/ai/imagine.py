@@ -37,13 +37,12 @@ class LineImagination:
     """Imagined states of a line-game hand, from one seat's view: what the view fixes (the
     tiles hidden, who lacks which numbers, the table) is worked out once, and each deal
     only hands the hidden tiles out again (a table rebuilt and the hidden tiles listed
-    for every deal were a quarter of a partnership decision)."""
+    for every deal were a fifth of a partnership decision's time)."""
 
     def __init__(self, view: View, knowledge: Knowledge) -> None:
         seat = view.seat
         assert seat is not None
         self.view = view
-        self.seat = seat
         mine = sum(BIT[t] for t in view.hand)
         seen = mine | sum(BIT[p.tile] for p in view.placements)
         self._unknown = unknown_tiles(view, seen)
