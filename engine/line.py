@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from engine.errors import IllegalMove
 from engine.hand import Hand
-from engine.moves import Action, Move, Side
+from engine.moves import Action, Move, Side, interned_row
 from engine.outcome import CountScore, HandResult
 from engine.rules import Rules
 from engine.scoring import score_hand
@@ -88,18 +88,9 @@ def _new_row(rows: dict[int, list[Move]], seat: int, fit: int, on: int, kind: in
                 kept.clear()
         _rows_kept = 0
     _rows_kept += 1
-    # play_move's lookup and tiles_of written out: on big sets most rows are new
-    # (fido18: 75%), and this is a quarter of a move's cost there
-    base = ((seat * 3 + kind) * 256 + on + 1) * 256
-    get = _MOVES.get
-    row: list[Move] = []
-    key = fit
-    while fit:
-        low = fit & -fit
-        tile = low.bit_length() - 1
-        row.append(get(base + tile) or play_move(seat, tile, on, kind))
-        fit ^= low
-    rows[key] = row  # kept once whole: a computer player's thread may read it meanwhile
+    base = ((seat * 3 + kind) * 256 + on + 1) * 256  # play_move's key, less the tile
+    row = interned_row(fit, base, _MOVES, play_move, seat, on, kind)
+    rows[fit] = row  # kept once whole: a computer player's thread may read it meanwhile
     return row
 
 

@@ -11,6 +11,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -102,3 +103,25 @@ def parse_action(text: str, seat: int) -> Move:
     if len(words) == 4 and words[3] in ("half", "flank"):
         return Move(seat, Action.PLAY, tile, on=on, side=Side(words[3]))
     raise InvalidMove(f"'{text.strip()}' is not a move; write it like '6-5 on 6-6'")
+
+
+def interned_row(
+    fit: int,
+    base: int,
+    interned: dict[int, Move],
+    make: Callable[..., Move],
+    seat: int,
+    *where: int,
+) -> list[Move]:
+    """The plays by ``seat`` of the tiles in the mask ``fit``, in set order:
+    ``interned[base + tile]``, made by ``make(seat, tile, *where)`` the first time. A row of
+    plays is mostly new on big sets (fido18: 75%), so a tile costs no call here (a quarter
+    of a fido18 move's cost)."""
+    get = interned.get
+    row: list[Move] = []
+    while fit:
+        low = fit & -fit
+        tile = low.bit_length() - 1
+        row.append(get(base + tile) or make(seat, tile, *where))
+        fit ^= low
+    return row
