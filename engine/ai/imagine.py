@@ -28,11 +28,6 @@ def unknown_tiles(view: View, seen: int) -> list[Tile]:
     return [TILES[t] for t in range(len(TILES)) if hidden >> t & 1]
 
 
-def imagine_line(view: View, knowledge: Knowledge, rng: random.Random) -> LineHand:
-    """A line-game state whose hidden hands respect tile counts and known voids."""
-    return LineImagination(view, knowledge).deal(rng)
-
-
 class LineImagination:
     """Imagined states of a line-game hand, from one seat's view: what the view fixes (the
     tiles hidden, who lacks which numbers, the table) is worked out once, and each deal

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from engine.ai.imagine import HeavyPlays, LineImagination, TrainImagination, imagine_line
+from engine.ai.imagine import HeavyPlays, LineImagination, TrainImagination
 from engine.ai.knowledge import Knowledge
 from engine.game import Game
 from engine.players import make_player
@@ -74,7 +74,7 @@ def test_an_imagined_line_deal_respects_counts_and_voids(preset: str, players: i
             if not view.placements:
                 continue
             knowledge = Knowledge.of(view)
-            state = imagine_line(view, knowledge, rng)
+            state = LineImagination(view, knowledge).deal(rng)
             assert [h.bit_count() for h in state.hands] == list(view.tile_counts)
             assert state.boneyard_left == view.boneyard
             assert state.legal_moves() == list(view.legal_moves)
@@ -138,7 +138,7 @@ def test_the_real_hands_explain_heavy_first_plays_better_than_imagined_ones() ->
             if not view.placements or not heavy.useful:
                 continue
             real = list(game.logs[-1].state.hands)
-            imagined = imagine_line(view, Knowledge.of(view), rng).hands
+            imagined = LineImagination(view, Knowledge.of(view)).deal(rng).hands
             assert 0 < heavy.weight(imagined) <= 1
             real_logs.append(math.log(heavy.weight(real)))
             imagined_logs.append(math.log(heavy.weight(imagined)))
