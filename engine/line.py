@@ -429,23 +429,44 @@ class LineHand(Hand):
             raise IllegalMove(f"{TILES[tile]} has nowhere to go on {on}") from None
         covered = sides[i]
         number = covered[0]
-        if kind != END and sides.count(covered) > 1:
+        twinned = kind != END and sides.count(covered) > 1
+        if twinned:
             self._twins -= 1  # its twin stays open, alone now
         if kind != FLANK:
             self._count -= number
         if hi == lo:
-            half = side_of(number, tile, HALF)
-            sides[i] = half
-            sides.append(half)
-            sides.append(side_of(number, tile, FLANK))
+            new = side_of(number, tile, HALF)
+            flank = side_of(number, tile, FLANK)
+            sides[i] = new
+            sides.append(new)
+            sides.append(flank)
             self._count += 2 * number
             self._twins += 1
         else:
             other = lo if number == hi else hi
-            sides[i] = side_of(other, tile, END)
+            new = sides[i] = side_of(other, tile, END)
             self._count += other
         self.placed.append((tile, on, kind, number))
-        self._refresh_targets()
+        if twinned:
+            self._refresh_targets()
+            return
+        # The covered side was open once, and the sides against the new tile are new: the
+        # distinct sides are the old ones with the new side where the covered one stood
+        # (and a double's flank last), found without merging every side again (a fido18
+        # play cost 0.4 us less). A new list: a copy of this hand may share the old one.
+        targets = self._targets
+        if targets is not sides:
+            targets = targets[:]
+            targets[targets.index(covered)] = new
+        if hi == lo:
+            if targets is sides:  # no twins before this double: its second half is one
+                targets = sides[:-2]
+            targets.append(flank)
+        self._targets = targets
+        fits = 0
+        for target in targets:
+            fits |= target[3]
+        self._fits = self._open = fits
 
     def _refresh_targets(self) -> None:
         if self._crosswise and len(self.placed) == 1:
