@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from engine import line
 from engine.game import Game
 from engine.line import FLANK, LineHand
 from engine.rules import Rules
@@ -116,3 +117,16 @@ def test_the_open_sides_are_the_distinct_sides_however_they_are_kept(
         if len(hand.placements) > 1:
             distinct = list(dict.fromkeys((s[0], s[1], s[2]) for s in hand.sides))
             assert [(s.number, s.tile, s.kind) for s in hand.open_sides()] == distinct
+
+
+@pytest.mark.parametrize("preset, players", [("fido12", 4), ("fido18", 3)])
+def test_big_sets_build_the_plays_they_would_otherwise_keep(
+    preset: str, players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Above double-9 a hand builds its rows of plays instead of keeping them (issue 23):
+    the legal moves, in their order, are those the kept rows give."""
+    built = [hand.legal_moves() for hand in random_moments(preset, players, 6)]
+    monkeypatch.setattr(line, "KEEP_ROWS_UP_TO", 99)
+    kept = [hand.legal_moves() for hand in random_moments(preset, players, 6)]
+    assert len(built) > 500
+    assert kept == built
