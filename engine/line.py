@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from engine.errors import IllegalMove
 from engine.hand import Hand
-from engine.moves import Action, Move, Side, interned_row
+from engine.moves import KEEP_ROWS_UP_TO, Action, Move, Side, interned_row
 from engine.outcome import CountScore, HandResult
 from engine.rules import Rules
 from engine.scoring import score_hand
@@ -63,7 +63,6 @@ MAX_SEATS = 8
 # then the fitting tiles (a small int, not one key of all four built from big ints: a
 # random partnership hand took 638k instructions, now 585k with the _open mask).
 _SIDES: dict[int, RawSide] = {}
-KEEP_ROWS_UP_TO = 9  # the biggest set whose rows are kept (see legal_moves)
 _ROWS_MAX = 200_000  # rows kept over every side: a long-lived process with big sets
 _rows_kept = 0  # cannot grow them without end
 
@@ -307,10 +306,7 @@ class LineHand(Hand):
         if not hand:
             return self._no_play_moves(seat)
         moves: list[Move] = []
-        if self._build_rows:
-            # Big sets: a row of plays is mostly new (75% on double-18), so looking it up
-            # first, then keeping it, cost more than building it (a fido18 move, deal
-            # included, 4.4 -> 4.0 us; fido12 4.7 -> 4.4 us; double-6 4.1 -> 4.7 us).
+        if self._build_rows:  # big sets (see KEEP_ROWS_UP_TO)
             for _, on, kind, mask, _seats in self._targets:
                 fit = hand & mask
                 if fit:

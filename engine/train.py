@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from engine.hand import Hand
-from engine.moves import MEXICAN, Action, Move, interned_row
+from engine.moves import KEEP_ROWS_UP_TO, MEXICAN, Action, Move, interned_row
 from engine.outcome import HandResult
 from engine.rules import Rules
 from engine.scoring import score_round
@@ -46,8 +46,12 @@ def train_move(seat: int, tile: int, train: int) -> Move:
     return move
 
 
-def _row(seat: int, fit: int, train: int) -> list[Move]:
-    """The plays of the tiles in ``fit`` by ``seat`` on ``train`` (``MEXICAN``, or a seat)."""
+def _row(seat: int, fit: int, train: int, keep: bool) -> list[Move]:
+    """The plays of the tiles in ``fit`` by ``seat`` on ``train`` (``MEXICAN``, or a seat);
+    looked up and kept only when ``keep`` (sets up to KEEP_ROWS_UP_TO)."""
+    if not keep:
+        base = (seat * 10 + train + 1) * 256  # train_move's key, less the tile
+        return interned_row(fit, base, _MOVES, train_move, seat, train)
     rows = _ROWS[seat][train + 1]
     row = rows.get(fit)
     return row if row is not None else _new_row(rows, seat, fit, train)
@@ -100,6 +104,7 @@ class TrainHand(Hand):
         "_ends_fit",
         "_first_left",
         "_forked",
+        "_keep_rows",
         "_open_doubles",
         "_owe",
         "_seek",
@@ -170,6 +175,7 @@ class TrainHand(Hand):
         # engine_from = holder and nobody dealt a double: seats draw until one draws a
         # double, which becomes the engine
         self._seek = seek_double
+        self._keep_rows = rules.set <= KEEP_ROWS_UP_TO
         self._legal = None
 
     # ----- reading -------------------------------------------------------------------
@@ -293,7 +299,7 @@ class TrainHand(Hand):
         if duty is not None:
             train, i = duty
             fit = hand & NUMBER_MASK[self.ends[train][i][0]]
-            return list(_row(seat, fit, self._name(train))) if fit else []
+            return list(_row(seat, fit, self._name(train), self._keep_rows)) if fit else []
         owe_fork = False
         if self._owe >= 0:
             if self.rules.one_double_per_turn:
@@ -305,14 +311,17 @@ class TrainHand(Hand):
         all_ends = self.ends
         n = self.players
         rows = _ROWS[seat]
+        keep = self._keep_rows
         for train in trains:
             ends = all_ends[train]
             if len(ends) == 1 and not owe_fork:
                 fit = hand & NUMBER_MASK[ends[0][0]]
-                if fit:  # _row, written out: a call less on most trains
+                if fit and keep:  # _row, written out: a call less on most trains
                     kept = rows[0 if train == n else train + 1]
                     row = kept.get(fit)
-                    moves += row if row is not None else _row(seat, fit, self._name(train))
+                    moves += row if row is not None else _row(seat, fit, self._name(train), keep)
+                elif fit:
+                    moves += _row(seat, fit, self._name(train), keep)
                 continue
             if owe_fork:
                 fit = 0
@@ -324,7 +333,7 @@ class TrainHand(Hand):
                 for number, _ in ends:
                     fit |= hand & NUMBER_MASK[number]
             if fit:
-                moves += _row(seat, fit, MEXICAN if train == n else train)
+                moves += _row(seat, fit, MEXICAN if train == n else train, keep)
         return moves
 
     # ----- changing ------------------------------------------------------------------
