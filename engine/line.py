@@ -473,22 +473,22 @@ class LineHand(Hand):
             if targets is sides:  # no twins before this double: its second half is one
                 targets = sides[:-2]
             targets.append(flank)
+        self._refresh_targets(targets)
+
+    def _refresh_targets(self, targets: list[RawSide] | None = None) -> None:
+        """The distinct open sides (``targets``, when the play found them) and the tiles
+        that fit one of them."""
+        if targets is None:
+            if self._crosswise and len(self.placed) == 1:
+                # the second tile of a divisor hand goes on a flank of the opening double
+                targets = list(dict.fromkeys(s for s in self.sides if s[2] != HALF))
+            elif self._twins:
+                targets = list(dict.fromkeys(self.sides))
+            else:  # (changed by _place alone, which always comes back here)
+                targets = self.sides
         self._targets = targets
         fits = 0
-        for target in targets:
-            fits |= target[3]
-        self._fits = self._open = fits
-
-    def _refresh_targets(self) -> None:
-        if self._crosswise and len(self.placed) == 1:
-            # the second tile of a divisor hand goes on a flank of the opening double
-            self._targets = list(dict.fromkeys(s for s in self.sides if s[2] != HALF))
-        elif self._twins:
-            self._targets = list(dict.fromkeys(self.sides))
-        else:  # (changed by _place alone, which always comes back here)
-            self._targets = self.sides
-        fits = 0
-        for side in self._targets:
+        for side in targets:
             fits |= side[3]
         self._fits = self._open = fits
 
