@@ -316,12 +316,9 @@ class TrainHand(Hand):
             ends = all_ends[train]
             if len(ends) == 1 and not owe_fork:
                 fit = hand & NUMBER_MASK[ends[0][0]]
-                if fit and keep:  # _row, written out: a call less on most trains
-                    kept = rows[0 if train == n else train + 1]
-                    row = kept.get(fit)
+                if fit:  # _row's lookup, written out: a call less on most trains
+                    row = rows[0 if train == n else train + 1].get(fit) if keep else None
                     moves += row if row is not None else _row(seat, fit, self._name(train), keep)
-                elif fit:
-                    moves += _row(seat, fit, self._name(train), keep)
                 continue
             if owe_fork:
                 fit = 0
