@@ -130,3 +130,26 @@ def test_big_sets_build_the_plays_they_would_otherwise_keep(
     kept = [hand.legal_moves() for hand in random_moments(preset, players, 6)]
     assert len(built) > 500
     assert kept == built
+
+
+@pytest.mark.parametrize("preset, players", CROSSWISE)
+def test_a_what_if_copy_and_its_hand_never_change_each_others_table(
+    preset: str, players: int
+) -> None:
+    """A computer player plays on private copies (engine/ai/hard.py): the open sides and
+    legal moves of the real hand are what they were, whatever is played on a copy, and a
+    copy made earlier is untouched by the real hand's plays."""
+    rng = random.Random(8)
+    for deal in range(8):
+        game = Game(Rules.from_preset(preset), players)
+        hand = game.start_hand(seed=deal)
+        assert isinstance(hand, LineHand)
+        while game.hand is not None:
+            before = (hand.open_sides(), hand.legal_moves())
+            copy = hand.copy()
+            while copy.ended is None and len(copy.moves) < len(hand.moves) + 4:
+                copy.push(rng.choice(copy.legal_moves()))
+            assert (hand.open_sides(), hand.legal_moves()) == before
+            earlier = hand.copy()
+            game.apply(rng.choice(before[1]))
+            assert (earlier.open_sides(), earlier.legal_moves()) == before
