@@ -1,4 +1,5 @@
-# The two commands of the README, plus bench and lint (ruff and mypy, as make test runs them). Each creates .venv when needed.
+# The two commands of the README, plus bench and lint (ruff, mypy and lint-imports, as make test
+# runs them). Each creates .venv when needed.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -12,6 +13,7 @@ run: $(VENV)/.run
 test: $(VENV)/.test
 	$(BIN)/python -m ruff check .
 	$(BIN)/python -m mypy
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -n auto
 
 bench: $(VENV)/.bench
@@ -29,6 +31,7 @@ lint: $(VENV)/.test
 	$(BIN)/python -m ruff check .
 	$(BIN)/python -m ruff format --check .
 	$(BIN)/python -m mypy
+	$(BIN)/lint-imports
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || \

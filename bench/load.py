@@ -16,7 +16,7 @@ PostgreSQL, its connections cut), a 429 storm from Telegram, and Telegram answer
 late; the report says, per fault, what the people pressing saw. Whatever went wrong (a press
 lost or unanswered, an error, a group above 20 a minute) is listed, and the status is 1.
 ``make bench`` runs the same 1,000 games with faults as a test marked slow
-(tests/telegram/test_load.py).
+(tests/doors/telegram/test_load.py).
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ from pathlib import Path
 if sys.path and sys.path[0].endswith("bench"):
     sys.path[0] = sys.path[0][: -len("bench")] or "."  # the repository, not bench/
 
+from tests.doors.telegram.faults import all_faults
+from tests.doors.telegram.load import broken, run_load
 from tests.storage.conftest import reset_postgres
-from tests.telegram.faults import all_faults
-from tests.telegram.load import broken, run_load
 
 
 def main() -> None:

@@ -1,5 +1,5 @@
 """How long a board picture takes: lay out, draw, encode as PNG (the way the bot does,
-bot/pictures.py: ``save(out, format="PNG")`` with no options), and how big it is.
+bot/doors/pictures.py: ``save(out, format="PNG")`` with no options), and how big it is.
 
 Goal of issue 23: the whole render (layout, draw, encode) at most 10 ms median for a
 finished partnership hand and 25 ms for an eight-player Mexican Train round, every board

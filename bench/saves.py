@@ -32,12 +32,12 @@ from typing import Any
 if sys.path and sys.path[0].endswith("bench"):
     sys.path[0] = sys.path[0][: -len("bench")] or "."  # the repository, not bench/
 
-import bot.progress
-from bot.model import Board, Command, Person, Place
-from bot.saving import save
-from bot.service import GameService
-from bot.session import Loaded, open_session
-from bot.showing import command_for
+import bot.core.progress
+from bot.core.model import Board, Command, Person, Place
+from bot.core.saving import save
+from bot.core.service import GameService
+from bot.core.session import Loaded, open_session
+from bot.core.showing import command_for
 from engine.game import Game
 from engine.players import make_player
 from engine.record import export, load
@@ -216,7 +216,7 @@ async def whole_saves(
 
 
 async def run(hands: int, repeat: int, url: str | None) -> None:
-    bot.progress.MAX_HANDS = 10 * hands  # a game this long is not cut
+    bot.core.progress.MAX_HANDS = 10 * hands  # a game this long is not cut
     with tempfile.TemporaryDirectory() as home:
         store = await Store.open(url or f"sqlite:///{Path(home) / 'bench.sqlite3'}")
         clock = Clock()

@@ -25,9 +25,9 @@ from pathlib import Path
 if sys.path and sys.path[0].endswith("bench"):
     sys.path[0] = sys.path[0][: -len("bench")] or "."  # the repository, not bench/
 
+from bot.core.model import Command, Hand, Person, Place
+from bot.core.service import GameService
 from bot.heap import settle_heap
-from bot.model import Command, Hand, Person, Place
-from bot.service import GameService
 from storage.store import Store
 
 

@@ -12,7 +12,8 @@ from pathlib import Path
 from signal import SIGINT, SIGTERM
 from typing import Protocol
 
-from bot.config import (
+from bot.core import Effect, GameService, Place, StorageError
+from bot.doors.config import (
     Settings,
     SettingsError,
     hide_secrets,
@@ -20,11 +21,9 @@ from bot.config import (
     last_four,
     load_settings,
 )
-from bot.console import Console, stdin_lines
+from bot.doors.console import Console, stdin_lines
+from bot.doors.timer_loop import TimerLoop
 from bot.heap import settle_heap
-from bot.model import Effect, Place
-from bot.service import GameService, StorageError
-from bot.timer_loop import TimerLoop
 from storage.store import Store  # the composition root: the one place that opens storage
 
 log = logging.getLogger("bot")
@@ -101,8 +100,8 @@ async def _serve_platforms(settings: Settings, store: Store) -> int:
     platforms: dict[str, Platform] = {}
     refused: dict[type[Exception], str] = {}
     if settings.telegram_token:
-        from bot.telegram.app import TelegramBot  # the console needs none of it
-        from bot.telegram.app import TokenRefused as TelegramRefused
+        from bot.doors.telegram.app import TelegramBot  # the console needs none of it
+        from bot.doors.telegram.app import TokenRefused as TelegramRefused
 
         platforms["telegram"] = TelegramBot(settings, service)
         # another server's address that is wrong looks the same to the library
@@ -112,8 +111,8 @@ async def _serve_platforms(settings: Settings, store: Store) -> int:
             f" ({{error}}); check it with BotFather{also}"
         )
     if settings.discord_token:
-        from bot.discord.app import DiscordBot
-        from bot.discord.app import TokenRefused as DiscordRefused
+        from bot.doors.discord.app import DiscordBot
+        from bot.doors.discord.app import TokenRefused as DiscordRefused
 
         platforms["discord"] = DiscordBot(settings, service)
         refused[DiscordRefused] = (

@@ -46,7 +46,7 @@ def word(key: str, lang: str = "es") -> str:
 
 
 # What a game is played to (the goal's head) and which way its score counts, as the board
-# and the score sheet say it. bot/describe.py's goal_text says the same with the same ids
+# and the score sheet say it. bot/core/describe.py's goal_text says the same with the same ids
 # (the service draws no picture and imports nothing of render/;
 # tests/render/test_target_shown.py holds the two to the same words).
 

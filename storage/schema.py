@@ -217,7 +217,7 @@ posts = Table(
 
 # What the bot sent each chat lately (wall-clock seconds, newest last), so that every
 # process, and the one started after a crash, counts a group's messages against
-# Telegram's limit together (bot/telegram/limits.py).
+# Telegram's limit together (bot/doors/telegram/limits.py).
 sends = Table(
     "sends",
     metadata,

@@ -1,8 +1,8 @@
 """Tournaments (issue 22): a community's tournament with a version, its entries, each
 round's tables and byes, and the append-only log of what its organiser and judges did.
 
-Rows are storage's own (plain values and JSON); bot/tournament/state.py turns them into
-the values of bot/tournament/model.py. A save names the version it read, as a game's
+Rows are storage's own (plain values and JSON); bot/core/tournament/state.py turns them into
+the values of bot/core/tournament/model.py. A save names the version it read, as a game's
 does: a stale save raises :class:`~storage.errors.Conflict` and writes nothing. Changes
 to a tournament's entries, tables and byes lock its row first (``FOR UPDATE`` on
 PostgreSQL; SQLite's transactions take the write lock at once), so two processes cannot

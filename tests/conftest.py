@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import os
 
-# An unexpected exception inside the service's handle fails the test (bot/core.py STRICT),
+# An unexpected exception inside the service's handle fails the test (bot/core/service.py STRICT),
 # here and in the programs the end-to-end tests start (they inherit the environment).
 os.environ["DOMINO_STRICT"] = "1"
 

@@ -1,2 +1,1 @@
-"""Club tournaments (issue 22): registration, tables, rounds on the clock, judges and
-standings, run by the service in a community."""
+"""``python -m bot.tournament``: the tournament simulator's command line."""

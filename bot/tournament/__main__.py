@@ -12,8 +12,7 @@ import sys
 import time
 from typing import Any, NoReturn
 
-from bot.tournament.model import FORMATS
-from bot.tournament.simulate import Plan, simulate
+from bot.core.tournament.simulate import FORMATS, Plan, simulate
 from engine.players import STRENGTHS
 from engine.presets import preset_names
 

@@ -1,7 +1,7 @@
 """A table of figures (issue 22: a tournament's standings) drawn like the leaderboard: in
 every theme and language, figures aligned right, the first column narrow, long names
 shortened but told apart, forty rows, places 1 to 3 in the medals' colours; and a
-Picture with rows drawn through bot/pictures.py."""
+Picture with rows drawn through bot/doors/pictures.py."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
-from bot import pictures
-from bot.model import Picture, Standing
+from bot.core.model import Picture, Standing
+from bot.doors import pictures
 from lang import LANGUAGES
 from render.sheets import MEDALS, ROW, draw_figures, draw_leaderboard
 from render.theme import THEMES, theme_named

@@ -100,7 +100,7 @@ def test_a_seat_and_its_hand_look_as_drawn_in_full_colour(
 
 
 def test_a_board_saved_as_the_bot_saves_it_is_a_small_palette_png() -> None:
-    """bot/pictures.py saves with no option: the picture carries its own settings."""
+    """bot/doors/pictures.py saves with no option: the picture carries its own settings."""
     view = view_of(finished("mexican_train", 8))
     out = io.BytesIO()
     draw_board(view, Table(tuple(f"P{s}" for s in range(8)))).save(out, format="PNG")

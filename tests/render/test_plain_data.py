@@ -1,5 +1,5 @@
 """The pictures take any object with the fields they read: the bot's plain Table and
-Standing (bot/model.py) draw exactly what render's own do."""
+Standing (bot/core/model.py) draw exactly what render's own do."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from render.sheets import Standing, draw_leaderboard
 
 @dataclass(frozen=True)
 class PlainTable:
-    """The fields only: no ``name`` method (like bot.model.Table)."""
+    """The fields only: no ``name`` method (like bot.core.model.Table)."""
 
     names: tuple[str, ...]
     turn_seconds: float | None = None

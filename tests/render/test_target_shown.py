@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from PIL import ImageDraw
 
-from bot.describe import describe_table
-from bot.describe import goal_text as said_goal
-from bot.texts import score_text
+from bot.core.describe import describe_table
+from bot.core.describe import goal_text as said_goal
+from bot.core.texts import score_text
 from engine.game import Game
 from engine.players import RandomPlayer
 from engine.rules import PRESETS, Rules

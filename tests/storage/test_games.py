@@ -16,10 +16,10 @@ import pytest
 from sqlalchemy import select, text
 from sqlalchemy.exc import IntegrityError
 
-from bot.model import Command
-from bot.saving import save
-from bot.session import Loaded, Session, game_of, open_session
-from bot.showing import command_for
+from bot.core.model import Command
+from bot.core.saving import save
+from bot.core.session import Loaded, Session, game_of, open_session
+from bot.core.showing import command_for
 from engine.game import Game
 from engine.players import make_player
 from engine.record import export, load
@@ -29,7 +29,7 @@ from storage.errors import Conflict, NotFound, StorageError
 from storage.games import StoredHand, hands_stored, snapshot_moves
 from storage.schema import hand_results
 from storage.store import Store
-from tests.bot.driver import Room
+from tests.core.driver import Room
 from tests.storage.conftest import NOW
 
 SEATS = [{"user": None, "bot": "normal"}] * 4

@@ -22,7 +22,7 @@ from engine.views import View, view_of
 
 OUT = Path(__file__).resolve().parent
 NAMES = ["Ana", "Beto", "Carla", "Diego", "Eva", "Fran", "Gabi", "Hugo"]
-# as bot/showing.py name_of named computers before issue 21 (Spanish)
+# as bot/core/showing.py name_of named computers before issue 21 (Spanish)
 COMPUTERS = [
     "Computadora 1 (difícil)",
     "Computadora 2 (fácil)",

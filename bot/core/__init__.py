@@ -1,0 +1,93 @@
+"""The game service: commands in, effects out, platform-neutral.
+
+This package's names are its whole public surface: the doors (bot/doors/) import these and
+nothing else of the core (an import-linter contract in pyproject.toml holds them to it).
+
+- :class:`GameService`: the door (``handle``) and the few read-only questions the doors
+  ask.
+- :class:`Command` and the people and places in it; the effects that come back (``Say``,
+  ``Board``, ``Hand``...), plain values for a door to deliver.
+- The registry's questions: which commands people use, which are in a menu, which ask
+  the platform whether the person administers the room, how a button that sends one
+  looks.
+- The few catalog ids a door says of its own accord (the database away, a stale press).
+"""
+
+from __future__ import annotations
+
+from bot.core.describe import describe_table
+from bot.core.model import (
+    THEMES,
+    Board,
+    Button,
+    Command,
+    Effect,
+    Elsewhere,
+    File,
+    Hand,
+    Lobby,
+    Offer,
+    OpenTables,
+    Person,
+    Picture,
+    Place,
+    Popup,
+    Post,
+    Reply,
+    Say,
+    Standing,
+    Table,
+    TableTold,
+    TableToOpen,
+    TurnCall,
+    private_to,
+)
+from bot.core.registry import Kind, Option, Spec, Style, asks_admin, style_of
+from bot.core.registry import menu as menu_commands
+from bot.core.registry import moves as move_commands
+from bot.core.registry import public as public_commands
+from bot.core.service import GameService, StorageError, Unavailable
+from bot.core.texts import DATABASE_DOWN, NOTHING_CHANGED, STALE
+
+__all__ = [
+    "DATABASE_DOWN",
+    "NOTHING_CHANGED",
+    "STALE",
+    "THEMES",
+    "Board",
+    "Button",
+    "Command",
+    "Effect",
+    "Elsewhere",
+    "File",
+    "GameService",
+    "Hand",
+    "Kind",
+    "Lobby",
+    "Offer",
+    "OpenTables",
+    "Option",
+    "Person",
+    "Picture",
+    "Place",
+    "Popup",
+    "Post",
+    "Reply",
+    "Say",
+    "Spec",
+    "Standing",
+    "StorageError",
+    "Style",
+    "Table",
+    "TableToOpen",
+    "TableTold",
+    "TurnCall",
+    "Unavailable",
+    "asks_admin",
+    "describe_table",
+    "menu_commands",
+    "move_commands",
+    "private_to",
+    "public_commands",
+    "style_of",
+]

@@ -1,0 +1,129 @@
+"""A seat's moves: a tile, a draw, a pass, the end of a turn (resolved by the engine, its
+refusals said in the player's words), and the next hand."""
+
+from __future__ import annotations
+
+from bot.core import opening, texts
+from bot.core.describe import move_words
+from bot.core.model import Button, Reply
+from bot.core.progress import NEXT_PAUSE_SECONDS, next_hand, progress
+from bot.core.registry import handles
+from bot.core.session import Refusal, Session
+from bot.core.showing import command_for, name_of, names_of
+from engine.errors import (
+    Ambiguous,
+    CannotNow,
+    DoesNotFit,
+    EmptyMove,
+    GameOver,
+    InvalidMove,
+    NotYourTile,
+    NotYourTurn,
+    StaleAction,
+)
+from engine.moves import Move
+from engine.resolve import resolve
+from lang import tr
+
+# What a seat is told when the move its own command names cannot be made now.
+CANNOT = {"draw": texts.CANNOT_DRAW, "pass": texts.CANNOT_PASS, "end": texts.CANNOT_END}
+
+
+@handles("play")
+async def play(session: Session) -> None:
+    """Play the tile typed, where it is said to go (or where it alone fits)."""
+    await make(session, " ".join(session.args))
+
+
+@handles("draw")
+async def draw(session: Session) -> None:
+    """Draw from the boneyard."""
+    await make(session, "draw")
+
+
+@handles("pass")
+async def pass_(session: Session) -> None:
+    """Pass, when no tile can be played."""
+    await make(session, "pass")
+
+
+@handles("end")
+async def end(session: Session) -> None:
+    """End the turn (Mexican Train)."""
+    await make(session, "end")
+
+
+async def make(session: Session, text: str) -> None:
+    """Make the move ``text`` names for the person's seat, and what follows it."""
+    loaded, seat = session.loaded, session.my_seat
+    if loaded.seats[seat].away:
+        raise Refusal(texts.AWAY)
+    move = resolved(session, text)
+    session.game.apply(move)
+    loaded.seats[seat].timeouts = 0
+    await progress(session, loaded, made=[move])
+
+
+def resolved(session: Session, text: str) -> Move:
+    """The one legal move ``text`` names for the person's seat; the engine's refusal in
+    the player's words otherwise (and, when the tile fits in several places, those
+    places as buttons)."""
+    loaded, game = session.loaded, session.game
+    typed = text.strip()
+    try:
+        return resolve(game, session.my_seat, text, session.command.move_number)
+    except StaleAction:
+        raise Refusal(texts.STALE) from None
+    except GameOver as error:
+        raise Refusal(texts.GAME_OVER if error.finished else texts.BETWEEN_HANDS) from None
+    except NotYourTurn as error:
+        claim_first = opening.first_claim(session)
+        if claim_first is not None:  # the team is choosing who opens: claim it first
+            raise Refusal(claim_first) from None
+        to_move = error.to_move if error.to_move is not None else 0
+        name = name_of(loaded.seats[to_move], to_move, session.lang)
+        raise Refusal(texts.NOT_YOUR_TURN, name=name) from None
+    except EmptyMove:
+        raise Refusal(texts.PLAY_WHAT) from None
+    except InvalidMove:
+        raise Refusal(texts.BAD_MOVE, text=typed) from None
+    except CannotNow as error:
+        action = str(error.action)
+        if session.command.action == action:  # /draw, /pass, /end
+            raise Refusal(CANNOT.get(action, texts.CANNOT_DO), text=typed) from None
+        raise Refusal(texts.CANNOT_DO, text=typed) from None
+    except NotYourTile as error:
+        raise Refusal(texts.NOT_YOUR_TILE, tile=error.tile) from None
+    except DoesNotFit as error:
+        names = names_of(loaded, session.own)
+        legal = ", ".join(move_words(session.own, m, names) for m in error.legal) or "-"
+        raise Refusal(texts.DOES_NOT_FIT, tile=error.tile, moves=legal) from None
+    except Ambiguous as error:
+        names = names_of(loaded, session.own)
+        buttons = tuple(
+            Button(move_words(session.own, m, names), command_for(m), loaded.row.id, game.ply)
+            for m in error.candidates
+        )
+        where = tr(session.own, texts.WHERE, tile=error.tile)
+        session.effects.append(Reply(where, private=session.person, buttons=buttons))
+        raise Refusal(texts.CHOOSE_ONE) from None
+
+
+@handles("open")
+async def open_(session: Session) -> None:
+    """Claim the opening of the hand, while the team that won the last one chooses."""
+    opening.claim(session)
+    await progress(session, session.loaded)
+
+
+@handles("next")
+async def next_(session: Session) -> None:
+    """Deal the next hand, a moment after the last one ended."""
+    loaded, game = session.loaded, session.game
+    if game.hand is None and game.outcome is None:
+        # a hand's end stays on the table a moment: presses cannot deal hand after hand
+        over_at = loaded.meta.get("hand_over_at", 0)
+        left = over_at + NEXT_PAUSE_SECONDS - session.now.timestamp()
+        if left > 0:
+            raise Refusal(texts.NEXT_TOO_SOON, seconds=max(1, round(left)))
+    await next_hand(session, loaded)

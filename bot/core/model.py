@@ -1,0 +1,273 @@
+"""What goes into the service and what comes out: plain values, no platform in sight.
+
+A :class:`Command` says who did what where; the service answers with a list of effects
+for the adapter to deliver. Text in an effect is already in the language of whoever
+reads it (the room's, or the user's for private messages).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.views import View
+
+
+@dataclass(frozen=True)
+class Place:
+    """A room on a platform: the community (server, group) and the room in it."""
+
+    platform: str  # "discord", "telegram", "console"
+    community: str  # platform id of the server or group
+    room: str  # platform id of the channel, thread, group or topic
+    community_name: str | None = None
+    locale: str | None = None  # the community's language, as the platform says
+
+
+@dataclass(frozen=True)
+class Person:
+    platform_id: str
+    name: str
+    locale: str | None = None
+    admin: bool = False  # the platform says this person administers the room
+    handle: str | None = None  # the platform's @username, when it has one (without the @)
+
+
+@dataclass(frozen=True)
+class Command:
+    place: Place
+    person: Person
+    action: str  # new, join, play, ... (BOT.md's vocabulary)
+    args: tuple[str, ...] = ()
+    # the move number the command was made against (a button carries it): a command
+    # made against an older one is stale and refused
+    move_number: int | None = None
+    game_id: int | None = None
+    # sent from a private chat or a direct message: ``place`` is then the room of the game
+    # ``game_id`` names (the adapter looked it up), and the service accepts only the
+    # person's own seat actions there (Where.SEAT in bot/core/registry.py)
+    private: bool = False
+
+
+# The looks a room may choose (/settings theme): render/theme.py draws each of them
+# (tests/core/test_layers.py holds the two to the same names).
+THEMES = ("classic", "dark", "contrast")
+
+
+@dataclass(frozen=True)
+class Table:
+    """What a picture needs besides the view, as plain data: the names at the table and
+    the clocks (the engine never reads a clock; the service passes the seconds left), and
+    the room's look. Pictures are drawn at delivery (bot/doors/pictures.py)."""
+
+    names: tuple[str, ...]
+    turn_seconds: float | None = None  # left to the player to move
+    clock_seconds: float | None = None  # left on the tournament game clock
+    lang: str = "es"
+    theme: str = "classic"
+    numerals: bool = False  # numbers as numerals on every set, not pips
+    notice: str = ""  # what the table waits for: "Team Ana / Carla chooses who opens (20 s)"
+    # per seat, a small tag drawn apart from the name: a computer's strength ("difícil")
+    tags: tuple[str, ...] = ()
+    # per seat, what it did in its last turn besides playing: "pasa", "roba 3", "+15"
+    notes: tuple[str, ...] = ()
+    scored: str = ""  # what the last play scored by the count: "Ana +3 · cuenta 15"
+
+
+@dataclass(frozen=True)
+class Offer:
+    """One of a person's legal moves now, as autocomplete offers it."""
+
+    tile: str  # "6-4"
+    on: str | None  # "6-6", "6-6 flank", "mexican", "train:2"; None: the only place
+    label: str  # as the hand's button says it
+    command: str  # "play 6-4 on 6-6"
+
+
+@dataclass(frozen=True)
+class Post:
+    """Where a room's board message is."""
+
+    game_id: int
+    message_id: str
+    move_number: int | None  # the move it shows
+
+
+@dataclass(frozen=True)
+class Button:
+    label: str
+    command: str  # what pressing it sends: "play 6-4 on 6-6", "join 2", "next"
+    game_id: int | None = None
+    move_number: int | None = None
+
+
+@dataclass(frozen=True)
+class Say:
+    """Text for the room, or for one person only (``private``)."""
+
+    text: str
+    private: Person | None = None  # only this person sees it (ephemeral or DM)
+    mention: tuple[Person, ...] = ()  # people called by name (the player to move)
+    buttons: tuple[Button, ...] = ()
+
+
+@dataclass(frozen=True)
+class Lobby(Say):
+    """The lobby of game ``game_id``: who sits where, and the buttons to join, add a
+    computer, begin, cancel. A newer one of the same game replaces it."""
+
+    game_id: int = 0
+
+
+@dataclass(frozen=True)
+class TurnCall(Say):
+    """ "Ana, your turn" (or "Ana, 30 seconds left"), calling ``mention`` by name in the
+    room; folded into the board's text when the hand reached that person privately."""
+
+    game_id: int = 0
+
+
+@dataclass(frozen=True)
+class Reply(Say):
+    """An answer only the person who acted sees (``private``): help, settings, a choice
+    of places for a tile. On a press, delivered in private, not as a popup."""
+
+
+@dataclass(frozen=True)
+class Popup(Say):
+    """A short notice to the person who acted (``private``): a refusal, "nothing
+    changed". On a press it is the press's popup (Telegram) or ephemeral answer
+    (Discord); on a typed command it is a private answer."""
+
+    stale: bool = False  # refused as made at an earlier moment: the person's hand follows
+
+
+@dataclass(frozen=True)
+class Board:
+    """The room's board: draw ``view`` (the room's view) with ``table`` and edit the
+    board message in place; ``text`` goes with it (whose turn, what just happened)."""
+
+    game_id: int
+    move_number: int
+    view: View
+    table: Table
+    text: str
+    buttons: tuple[Button, ...] = ()
+    final: bool = False  # the game is over: this board stays as its summary
+    repost: bool = False  # asked for (/board): posted anew at the bottom of the room
+    # the hand is over (every hand shown, the sheet): this board stays as the hand's
+    # picture; never skipped for a newer board, and the next board is a new message
+    hand_end: bool = False
+    # the move lines of ``text`` (what was played since the last board): a board skipped
+    # for a newer one hands them on, so no move goes untold
+    story: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A player's hand, privately: draw ``view`` (their seat's view) and offer the
+    buttons (one per legal move, keyed as the picture labels them)."""
+
+    person: Person
+    game_id: int
+    move_number: int
+    view: View
+    table: Table
+    text: str
+    buttons: tuple[Button, ...] = ()
+
+
+@dataclass(frozen=True)
+class File:
+    """A file for the room (a game record)."""
+
+    name: str
+    data: bytes
+    text: str
+    private: Person | None = None
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of a leaderboard, as plain data (render.sheets.Standing has the same
+    fields)."""
+
+    name: str
+    games: int
+    wins: int
+    rating: float | None = None
+    points: int | None = None
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A leaderboard for the room, drawn at delivery (bot/doors/pictures.py) from ``lines``;
+    ``text`` says the same in words. With ``rows`` it is another table of figures (a
+    tournament's standings): ``header`` names the columns, ``rows`` hold them as text,
+    and the file is called ``name``."""
+
+    title: str
+    lines: tuple[Standing, ...]
+    text: str
+    lang: str = "es"
+    theme: str = "classic"
+    private: Person | None = None
+    header: tuple[str, ...] = ()
+    rows: tuple[tuple[str, ...], ...] = ()
+    name: str = "leaderboard.png"
+
+
+@dataclass(frozen=True)
+class TableToOpen:
+    """One table of a tournament round, to be given a room of its own."""
+
+    number: int
+    title: str  # the room's name ("Mesa 3 · Ronda 1")
+    text: str  # the first message in it, calling its players (``mention``)
+    mention: tuple[Person, ...]
+    line: str  # its line in the tournament room's list ("Mesa 3: Los Primos – Las Fieras")
+
+
+@dataclass(frozen=True)
+class OpenTables:
+    """Open a room per table under the tournament's room (a Discord thread, a Telegram
+    forum topic, a console room). For each: post ``text`` there, then send the service
+    ``Command(table_place, SYSTEM, "table", (tournament id, round, number))`` and deliver
+    its effects in that room; then post ``text`` in the tournament room followed by each
+    table's ``line`` with a link to its room."""
+
+    tournament_id: int
+    round: int
+    tables: tuple[TableToOpen, ...]
+    text: str
+
+
+@dataclass(frozen=True)
+class Elsewhere:
+    """Effects for another room than the command's (a table's result told in the
+    tournament room, the next round opened from the last table to finish)."""
+
+    place: Place
+    effects: tuple[Effect, ...]
+
+
+@dataclass(frozen=True)
+class TableTold:
+    """Not a message: the tournament table's result (the effects before this one) went
+    out. Delivery tells the service, which notes it; a restart tells the results never
+    noted."""
+
+    tournament_id: int
+    round: int
+    table: int
+
+
+Effect = Say | Board | Hand | File | Picture | OpenTables | Elsewhere | TableTold
+
+
+def private_to(effect: Effect) -> Person | None:
+    """Who alone sees ``effect``; None for the room."""
+    if isinstance(effect, Hand):
+        return effect.person
+    if isinstance(effect, Board | OpenTables | Elsewhere | TableTold):
+        return None
+    return effect.private

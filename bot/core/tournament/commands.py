@@ -1,0 +1,824 @@
+"""``/tournament <what> ...``: the organiser opens and runs an event, people register
+and check in, judges act on tables and teams. Everything a judge or the organiser does is
+kept in the tournament's log."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import zipfile
+from collections.abc import Awaitable, Callable
+from dataclasses import fields, replace
+from typing import Any
+
+from bot.core.model import Effect, Elsewhere, File, Say
+from bot.core.names import MENTION, searched
+from bot.core.registry import handles
+from bot.core.saving import save as save_game
+from bot.core.session import Refusal, Session
+from bot.core.tournament import rounds, words
+from bot.core.tournament.model import FORMATS, Member, Settings
+from bot.core.tournament.rounds import at, current, epoch, open_round, save, standings_effects
+from bot.core.tournament.state import Event, load, load_id, members_json, settings_json
+from bot.core.tournament.tables import place_of, result_of, rules_of
+from engine.errors import DominoError
+from engine.goal import WAYS, goal_of
+from engine.players import STRENGTHS
+from engine.presets import preset_names
+from engine.rules import Rules
+from lang import tr, trn
+from storage.errors import NotFound
+from storage.games import ACTIVE
+from storage.timers import ALL, TimerPlan
+
+Action = Callable[[Session, "Event | None"], Awaitable[None]]
+ACTIONS: dict[str, Action] = {}
+# the settings typed as name=value, and their bounds
+NUMBERS = {
+    "target": (1, 10_000),
+    "minutes": (0, 600),
+    "rounds": (1, 30),
+    "grace": (1, 120),
+    "forfeit": (0, 10_000),
+    "penalty": (1, 1_000),
+}
+FLAGS = ("substitutes", "checkin")
+ON = ("on", "yes", "true", "si", "sí", "sim", "1")
+OFF = ("off", "no", "false", "não", "nao", "0")
+FIELD = {"grace": "grace_minutes", "forfeit": "forfeit_points"}  # typed name: field
+CLOSE_TIMER = "tournament_close"  # registration closes by itself (closes=<minutes>)
+LOOKING = (
+    "standings",
+    "tabla",
+    "clasificacion",
+    "clasificación",
+    "export",
+    "list",
+    "lista",
+    "log",
+    "registro",
+)  # what may be asked of a tournament that is over; fmt: skip
+
+
+def action(*names: str) -> Callable[[Action], Action]:
+    def attach(handler: Action) -> Action:
+        for name in names:
+            ACTIONS[name] = handler
+        return handler
+
+    return attach
+
+
+@handles("tournament")
+async def tournament(session: Session) -> None:
+    """The community's tournament: the action named first, or how it stands."""
+    async with session.desk.tournament_lock(session.community.id):
+        await act(session)
+
+
+async def act(session: Session) -> None:
+    repo = session.store.tournaments
+    what = session.args[0].lower() if session.args else ""
+    row = await repo.active_in_community(session.community.id)
+    if row is None and what in LOOKING:  # the last one's standings stay to see
+        row = await repo.latest_in_community(session.community.id)
+    event = await load(session.store, row) if row is not None else None
+    if not session.args:
+        await status(session, event)
+        return
+    handler = ACTIONS.get(what)
+    if handler is None:
+        raise Refusal(words.UNKNOWN_ACTION, text=what, help=tr(session.lang, words.HELP))
+    if what != "new" and event is None:
+        raise Refusal(words.NONE_HERE)
+    await handler(session, event)
+
+
+def rest(session: Session) -> list[str]:
+    return list(session.args[1:])
+
+
+def organiser(session: Session, event: Event | None) -> bool:
+    """The organiser, a judge named by them, or a community admin."""
+    if session.person.admin:
+        return True
+    if event is None:
+        return False
+    return session.user.id == event.row.organiser or session.user.id in (event.row.judges or [])
+
+
+def require_organiser(session: Session, event: Event | None) -> Event:
+    if event is None:
+        raise Refusal(words.NONE_HERE)
+    if not organiser(session, event):
+        raise Refusal(words.ORGANISERS_ONLY)
+    return event
+
+
+async def log(session: Session, event: Event, what: str, **values: Any) -> None:
+    await session.store.tournaments.log(
+        event.id, what, session.now, by_user=session.user.id or None, **values
+    )
+
+
+async def to_room(session: Session, event: Event, effects: list[Effect]) -> None:
+    """``effects`` for the tournament's room: here, or sent there."""
+    place = await place_of(session, event)
+    if place.room == session.command.place.room:
+        session.effects += effects
+    else:
+        session.effects.append(Elsewhere(place, tuple(effects)))
+        session.effects += effects  # the judge's own room hears it too
+
+
+# ----- the organiser ----------------------------------------------------------------------
+
+
+async def status(session: Session, event: Event | None) -> None:
+    lang = session.lang
+    if event is None:
+        session.say(words.NONE_HERE)
+        session.say(words.HELP)
+        return
+    s = event.settings
+    session.say(
+        words.STATUS,
+        name=event.row.name,
+        status=tr(lang, words.STATUS_NAMES.get(event.row.status, event.row.status)),
+        round=event.round,
+        rounds=s.rounds,
+        entries=sum(1 for e in event.entries if e.playing),
+    )
+
+
+@action("help")
+async def help_(session: Session, event: Event | None) -> None:
+    session.say(words.HELP)
+
+
+def read_settings(
+    base: Settings, words_typed: list[str], now: float = 0.0
+) -> tuple[Settings, list[str]]:
+    """The ``name=value`` words over ``base``; the other words are returned (a name).
+    ``closes=<minutes>``: registration closes that many minutes after ``now``."""
+    changes: dict[str, Any] = {}
+    other: list[str] = []
+    known = sorted([*NUMBERS, *FLAGS, "format", "preset", "closes"])
+    for word in words_typed:
+        if "=" not in word:
+            other.append(word)
+            continue
+        name, value = (p.strip() for p in word.split("=", 1))
+        name, low = name.lower(), value.lower()
+        if name in NUMBERS:
+            lo, hi = NUMBERS[name]
+            if not (low.isascii() and low.isdecimal()) or not lo <= int(low) <= hi:
+                raise Refusal(words.BAD_SETTING_VALUE, name=name, text=value)
+            changes[FIELD.get(name, name)] = int(low)
+        elif name in FLAGS:
+            if low not in ON + OFF:
+                raise Refusal(words.BAD_SETTING_VALUE, name=name, text=value)
+            changes[name] = low in ON
+        elif name == "closes":
+            if not (low.isascii() and low.isdecimal()) or not 1 <= int(low) <= 7 * 24 * 60:
+                raise Refusal(words.BAD_SETTING_VALUE, name=name, text=value)
+            changes["closes_at"] = now + int(low) * 60
+        elif name == "format":
+            if low not in FORMATS:
+                raise Refusal(words.BAD_SETTING_VALUE, name=name, text=value)
+            changes["format"] = low
+        elif name == "preset":
+            if low not in preset_names():
+                raise Refusal(words.BAD_SETTING_VALUE, name=name, text=value)
+            changes["preset"] = low
+        else:
+            raise Refusal(words.BAD_SETTING, text=name, names=", ".join(known))
+    settings = replace(base, **changes)
+    check(settings)
+    return settings, other
+
+
+def check(settings: Settings) -> None:
+    """A preset plays in a tournament when its tables are of two sides: partners (four
+    players), or two players each for themselves; rotating partners need partners."""
+    try:
+        rules = Rules.from_preset(settings.preset)
+    except DominoError:
+        raise Refusal(words.BAD_SETTING_VALUE, name="preset", text=settings.preset) from None
+    one_against_one = rules.family in ("line", "divisor") and rules.min_players <= 2
+    if not (rules.partners or one_against_one):
+        raise Refusal(words.BAD_SETTING_VALUE, name="preset", text=settings.preset)
+    if settings.format == "rotating" and not rules.partners:
+        raise Refusal(words.BAD_SETTING_VALUE, name="format", text=settings.format)
+
+
+def describe(session: Session, settings: Settings) -> str:
+    values = {f.name: getattr(settings, f.name) for f in fields(Settings)}
+    values.pop("closes_at", None)
+    return " ".join(f"{k}={v}" for k, v in values.items())
+
+
+@action("new")
+async def new(session: Session, event: Event | None) -> None:
+    """Open a tournament in this room (community admins)."""
+    if not session.person.admin:
+        raise Refusal(words.ADMINS_ONLY)
+    if event is not None:
+        raise Refusal(words.ALREADY, name=event.row.name)
+    settings, name_words = read_settings(Settings(), rest(session), epoch(session.now))
+    name = " ".join(name_words).strip()[:60] or session.community.name or "Torneo"
+    store = session.store
+    row = await store.tournaments.create(
+        session.community.id, session.room.id, name, settings_json(settings),
+        session.user.id, session.now,
+    )  # fmt: skip
+    event = await load(store, row)
+    await log(session, event, "new", data=settings_json(settings))
+    await closing_timer(session, event, settings)
+    lang, s = session.lang, settings
+    said = words.OPENED_SOLO if s.format == "rotating" else words.OPENED
+    session.say(
+        said,
+        name=name,
+        rounds=words.rounds(lang, s.rounds),
+        format=tr(lang, words.FORMAT_NAMES[s.format]),
+        preset=s.preset,
+        target=s.target,
+        minutes=words.minutes(lang, s.minutes),
+    )
+
+
+@action("set")
+async def set_(session: Session, event: Event | None) -> None:
+    event = require_organiser(session, event)
+    if event.row.status not in ("registration", "checkin"):
+        raise Refusal(words.TOO_LATE_TO_SET)
+    settings, _ = read_settings(event.settings, rest(session), epoch(session.now))
+    await save(session, event, settings=settings_json(settings))
+    await log(session, event, "set", data=settings_json(settings))
+    await closing_timer(session, event, settings)
+    session.say(words.SETTINGS_SET, settings=describe(session, settings))
+
+
+@action("judge")
+async def judge(session: Session, event: Event | None) -> None:
+    """``judge @person`` names a judge; ``judge remove @person`` takes it back."""
+    event = require_organiser(session, event)
+    words_typed = rest(session)
+    removing = bool(words_typed) and words_typed[0].lower() in ("remove", "quitar", "remover")
+    wanted = " ".join(words_typed[1:] if removing else words_typed)
+    user = await find_person(session, wanted)
+    judges = [j for j in (event.row.judges or []) if j != user.id]
+    if not removing:
+        judges.append(user.id)
+    await save(session, event, judges=judges)
+    await log(session, event, "judge_removed" if removing else "judge", data={"user": user.id})
+    said = words.JUDGE_REMOVED if removing else words.JUDGE_ADDED
+    session.say(said, name=user.name or wanted, tournament=event.row.name)
+
+
+async def find_person(session: Session, wanted: str) -> Any:
+    """A person of this community, by @username, name or ``user:<id>``."""
+    wanted = wanted.strip()
+    if not wanted:
+        raise Refusal(words.PARTNER_NEEDED)
+    found = await session.store.people.search(
+        session.community.platform, searched(wanted), session.community.id
+    )
+    if found is None:
+        raise Refusal(words.PARTNER_UNKNOWN, text=wanted)
+    return found
+
+
+async def closing_timer(session: Session, event: Event, settings: Settings) -> None:
+    """Registration closes by itself at ``closes_at`` (the ``tournament_close`` timer)."""
+    if settings.closes_at is not None and event.row.status == "registration":
+        when = at(settings.closes_at, session.now)
+        await session.store.timers.set(event.row.room_id, CLOSE_TIMER, when, version=event.id)
+
+
+async def close_timer(session: Session) -> None:
+    """The time to close registration came (the organiser may have closed it already)."""
+    async with session.desk.tournament_lock(session.community.id):
+        row = await session.store.tournaments.active_in_community(session.community.id)
+        if row is not None and row.status == "registration":
+            event = await load(session.store, row)
+            await close_now(session, event)
+
+
+@action("close")
+async def close_registration(session: Session, event: Event | None) -> None:
+    event = require_organiser(session, event)
+    if event.row.status != "registration":
+        raise Refusal(words.REGISTRATION_CLOSED)
+    await close_now(session, event)
+
+
+async def close_now(session: Session, event: Event) -> None:
+    await session.store.timers.cancel(event.row.room_id, CLOSE_TIMER)
+    await save(session, event, status="checkin")
+    await log(session, event, "close")
+    count = sum(1 for e in event.entries if e.playing)
+    closed = trn(session.lang, "Registration is closed: {count} entry.",
+                 "Registration is closed: {count} entries.", count, count=count)  # fmt: skip
+    session.effects.append(Say(closed))
+    if event.settings.checkin:
+        session.say(words.CHECKIN_OPEN)
+
+
+@action("start")
+async def start(session: Session, event: Event | None) -> None:
+    """Round 1: entries not checked in are dropped; the tables open."""
+    event = require_organiser(session, event)
+    if event.row.status == "running" or event.row.status == "finished":
+        raise Refusal(words.TOO_LATE_TO_SET)
+    repo = session.store.tournaments
+    dropped = []
+    if event.settings.checkin and event.row.status == "checkin":
+        for entry in event.entries:
+            if entry.status == "registered":
+                await repo.set_entry(event.id, entry.id, status="dropped")
+                dropped.append(entry.name)
+    event = await load(session.store, event.row)
+    playing = [e for e in event.entries if e.playing]
+    least = 4 if event.settings.format == "rotating" else 2
+    if len(playing) < least:
+        raise Refusal(words.TOO_FEW, least=least)
+    if dropped:
+        session.say(words.DROPPED, teams=", ".join(dropped))
+    await log(session, event, "start", data={"dropped": dropped})
+    session.effects += await open_round(session, event)
+
+
+@action("next")
+async def next_round(session: Session, event: Event | None) -> None:
+    """Open the next round now (the organiser, when the break is too long)."""
+    event = require_organiser(session, event)
+    await next_if_due(session, event)
+
+
+async def next_if_due(session: Session, event: Event) -> None:
+    tables = event.round_tables()
+    if event.row.status != "running" or any(t.status != "done" for t in tables):
+        raise Refusal(words.NOT_RUNNING)
+    if event.round >= event.settings.rounds:
+        raise Refusal(words.NOT_RUNNING)
+    await session.store.timers.cancel(event.row.room_id, rounds.ROUND_TIMER)
+    session.effects += await open_round(session, event)
+
+
+async def round_timer(session: Session) -> None:
+    """The break after a round is over (the ``tournament_round`` timer): the next round."""
+    async with session.desk.tournament_lock(session.community.id):
+        row = await session.store.tournaments.active_in_community(session.community.id)
+        if row is None:
+            return
+        event = await load(session.store, row)
+        tables = event.round_tables()
+        over = all(t.status == "done" for t in tables)
+        if event.row.status == "running" and over and event.round < event.settings.rounds:
+            session.effects += await open_round(session, event)
+
+
+async def reopen_tables(session: Session) -> None:
+    """A restart, for tournament ``session.args[1]``: the results of its tables whose
+    game ended while their result was never written, written; the results never told,
+    told; the tables of the round in play that never got their room, opened."""
+    async with session.desk.tournament_lock(session.community.id):
+        try:
+            event = await load_id(session.store, int(session.args[1]))
+        except (NotFound, ValueError):
+            return
+        for table in playing_tables(event):
+            row = await session.store.games.load(table.game_id)
+            if row.status == "finished":  # stopped between the game's end and its table's
+                loaded = session.desk.loaded(replace(row, status="playing"), keep=False)
+                await result_of(session, loaded)  # (told below, with the others)
+        event = await load_id(session.store, event.id)
+        session.effects += await rounds.untold(session, event)
+        session.effects += await rounds.reopen(session, event)
+
+
+def playing_tables(event: Event) -> list[Any]:
+    return [t for t in event.round_tables() if t.status == "playing" and t.game_id]
+
+
+@action("pause")
+async def pause(session: Session, event: Event | None) -> None:
+    event = require_organiser(session, event)
+    clock = dict(event.row.clock or {})
+    if event.row.status != "running" or not clock.get("ends_at") or clock.get("paused_at"):
+        raise Refusal(words.NOT_RUNNING)
+    clock["paused_at"] = epoch(session.now)
+    await save(session, event, clock=clock)
+    for table in playing_tables(event):
+        await session.store.timers.cancel(table.room_id, "clock")
+    await log(session, event, "pause", round=event.round)
+    await to_room(session, event, [Say(tr(session.lang, words.PAUSED, round=event.round))])
+
+
+@action("resume")
+async def resume(session: Session, event: Event | None) -> None:
+    event = require_organiser(session, event)
+    clock = dict(event.row.clock or {})
+    if not clock.get("paused_at"):
+        raise Refusal(words.NOT_PAUSED)
+    stopped = epoch(session.now) - clock.pop("paused_at")
+    clock["ends_at"] += stopped
+    await reclock(session, event, clock, stopped)
+    await log(session, event, "resume", round=event.round, data={"seconds": round(stopped)})
+    left = max(0, round((clock["ends_at"] - epoch(session.now)) / 60))
+    lang = session.lang
+    said = tr(lang, words.RESUMED, round=event.round, minutes=words.minutes(lang, left))
+    await to_room(session, event, [Say(said)])
+
+
+@action("extend")
+async def extend(session: Session, event: Event | None) -> None:
+    event = require_organiser(session, event)
+    clock = dict(event.row.clock or {})
+    typed = rest(session)
+    if event.row.status != "running" or not clock.get("ends_at"):
+        raise Refusal(words.NOT_RUNNING)
+    if not typed or not typed[0].isdecimal() or not 1 <= int(typed[0]) <= 240:
+        raise Refusal(words.BAD_SETTING_VALUE, name="minutes", text=" ".join(typed) or "?")
+    minutes = int(typed[0])
+    clock["ends_at"] += minutes * 60
+    if clock.get("paused_at"):  # paused: the new end counts once the round goes on
+        await save(session, event, clock=clock)
+    else:
+        await reclock(session, event, clock, minutes * 60)
+    await log(session, event, "extend", round=event.round, points=minutes)
+    lang = session.lang
+    said = tr(lang, words.EXTENDED, round=event.round, minutes=words.minutes(lang, minutes))
+    await to_room(session, event, [Say(said)])
+
+
+async def reclock(session: Session, event: Event, clock: dict[str, Any], moved: float) -> None:
+    """The round's clock moved ``moved`` seconds later: every table still playing runs
+    out at the new time, and its game's clock (what the board shows left) moves with it."""
+    await save(session, event, clock=clock)
+    for table in playing_tables(event):
+        await shift_clock(session, table, moved)
+        await session.store.timers.set(
+            table.room_id, "clock", at(clock["ends_at"], session.now), game_id=table.game_id
+        )
+
+
+async def shift_clock(session: Session, table: Any, seconds: float) -> None:
+    """A table's game clock starts ``seconds`` later (a pause, an extension)."""
+    row = await session.store.games.load(table.game_id)
+    loaded = session.desk.loaded(row, keep=False)
+    game = loaded.game
+    if row.status != "playing" or game is None or game.started_at is None:
+        return
+    game.started_at += seconds
+    loaded.meta["started_at"] = game.started_at
+    await save_game(session, loaded, keep_game=False)
+
+
+@action("cancel")
+async def cancel(session: Session, event: Event | None) -> None:
+    event = require_organiser(session, event)
+    await save(session, event, status="cancelled", finished_at=session.now)
+    await session.store.timers.cancel(event.row.room_id, rounds.ROUND_TIMER)
+    await log(session, event, "cancel")
+    session.say(words.CANCELLED, name=event.row.name)
+
+
+# ----- people ---------------------------------------------------------------------------
+
+
+@action("register", "registrar", "inscribir")
+async def register(session: Session, event: Event | None) -> None:
+    """``register <team name> [@partner]``: a pair (the person and their partner), or in
+    an individual event the person alone. The organiser may register others and add
+    computer substitutes (``computer``) and late entries."""
+    assert event is not None
+    typed = rest(session)
+    boss = organiser(session, event)
+    late = event.row.status != "registration"
+    if late and not boss:
+        raise Refusal(words.REGISTRATION_CLOSED)
+    if event.row.status in ("finished", "cancelled"):
+        raise Refusal(words.REGISTRATION_CLOSED)
+    people = [w for w in typed if w.startswith(("@", "user:")) or MENTION.fullmatch(w)]
+    bots = [w for w in typed if w.lower() in ("computer", "computadora", "computador", *STRENGTHS)]
+    name = " ".join(w for w in typed if w not in people and w not in bots).strip()[:40]
+    size = 1 if event.settings.format == "rotating" else 2
+    members: list[Member] = []
+    users = [await find_person(session, w) for w in people]
+    themselves = not boss or len(users) + len(bots) < size
+    if themselves and not any(u.id == session.user.id for u in users):
+        users.insert(0, await session.store.people.user_by_id(session.user.id))
+    for user in users[:size]:
+        members.append(Member(user.name or "?", user=user.id))
+    # computers in an entry: the organiser's (a substitute, a club's practice event)
+    computer = tr(session.lang, "Computer")
+    for word in bots[: max(0, size - len(members))] if boss else []:
+        strength = word.lower() if word.lower() in STRENGTHS else "normal"
+        members.append(Member(f"{name or computer} {len(members) + 1}", bot=strength))
+    if len(members) < size:
+        raise Refusal(words.PARTNER_NEEDED)
+    name = name or " / ".join(m.name for m in members)
+    if event.entry_named(name) is not None:
+        raise Refusal(words.TEAM_NAME_TAKEN, team=name)
+    for member in members:
+        if member.user is not None and (other := event.entry_of_user(member.user)) is not None:
+            raise Refusal(words.IN_ANOTHER_ENTRY, name=member.name, team=other.name)
+    repo = session.store.tournaments
+    status = "checked_in" if event.row.status != "registration" else "registered"
+    entry = await repo.add_entry(
+        event.id, name, members_json(tuple(members)), session.now, late=late
+    )
+    if status == "checked_in":
+        await repo.set_entry(event.id, entry.id, status=status)
+    await log(session, event, "register", entry=entry.id, data={"name": name, "late": late})
+    count = sum(1 for e in event.entries if e.playing) + 1
+    said = trn(
+        session.lang,
+        "{team} is in ({members}). {count} entry so far.",
+        "{team} is in ({members}). {count} entries so far.",
+        count,
+        team=name,
+        members=", ".join(m.name for m in members),
+        count=count,
+    )
+    session.effects.append(Say(said))
+
+
+@action("leave", "withdraw", "retirar")
+async def withdraw(session: Session, event: Event | None) -> None:
+    assert event is not None
+    typed = " ".join(rest(session))
+    entry = event.entry_named(typed) if typed and organiser(session, event) else None
+    entry = entry or event.entry_of_user(session.user.id)
+    if entry is None:
+        raise Refusal(words.NOT_REGISTERED)
+    repo = session.store.tournaments
+    if event.row.status in ("registration", "checkin"):
+        await repo.remove_entry(event.id, entry.id)
+    else:
+        await repo.set_entry(event.id, entry.id, status="dropped")
+    await log(session, event, "withdraw", entry=entry.id)
+    session.say(words.WITHDRAWN, team=entry.name)
+
+
+@action("list", "lista")
+async def entries(session: Session, event: Event | None) -> None:
+    assert event is not None
+    if not event.entries:
+        session.say(words.NO_ENTRIES)
+        return
+    lines = [tr(session.lang, words.ENTRIES_TITLE, name=event.row.name)]
+    for i, entry in enumerate(event.entries, 1):
+        mark = {"checked_in": " ✓", "dropped": " –", "expelled": " ✗"}.get(entry.status, "")
+        late = " " + tr(session.lang, words.LATE) if entry.late else ""
+        lines.append(f"{i}. {entry.name}{mark}{late}: {', '.join(m.name for m in entry.members)}")
+    session.effects.append(Say("\n".join(lines)))
+
+
+@action("checkin")
+async def checkin(session: Session, event: Event | None) -> None:
+    assert event is not None
+    if event.row.status != "checkin":
+        raise Refusal(words.NOT_CHECKIN_TIME)
+    typed = " ".join(rest(session))
+    entry = event.entry_named(typed) if typed and organiser(session, event) else None
+    entry = entry or event.entry_of_user(session.user.id)
+    if entry is None:
+        raise Refusal(words.NOT_REGISTERED)
+    await session.store.tournaments.set_entry(event.id, entry.id, status="checked_in")
+    session.say(words.CHECKED_IN, team=entry.name)
+
+
+@action("standings", "tabla", "clasificacion", "clasificación")
+async def standings(session: Session, event: Event | None) -> None:
+    assert event is not None
+    session.effects += standings_effects(session, event)
+
+
+@action("export")
+async def export(session: Session, event: Event | None) -> None:
+    """A zip: the standings as CSV, every table as CSV, and every table's game record."""
+    assert event is not None
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("standings.csv", standings_csv(event))
+        archive.writestr("tables.csv", tables_csv(event))
+        archive.writestr("log.csv", await log_csv(session, event))
+        for table in event.tables:
+            if table.game_id is None:
+                continue
+            row = await session.store.games.load(table.game_id)
+            if row.status not in ("finished", "cancelled"):
+                continue  # a game in play shows nobody its hands
+            record = await session.store.games.record(table.game_id)
+            name = f"round-{table.round}-table-{table.number}.json"
+            archive.writestr(name, json.dumps(record, ensure_ascii=False, indent=1))
+    name = f"tournament-{event.id}.zip"
+    session.effects.append(File(name, out.getvalue(), event.row.name))
+
+
+def standings_csv(event: Event) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(
+        ["place", "team", "members", "played", "won", "points_for", "points_against",
+         "penalties", "difference", "buchholz", "head_to_head", "status"]
+    )  # fmt: skip
+    for i, s in enumerate(current(event), 1):
+        entry = event.entry(s.entry)
+        writer.writerow(
+            [i, entry.name, " / ".join(m.name for m in entry.members), s.played, s.won,
+             s.points_for, s.points_against, s.penalties, s.difference,
+             s.tiebreaks.get("buchholz", 0), s.tiebreaks.get("head_to_head", 0), entry.status]
+        )  # fmt: skip
+    return out.getvalue()
+
+
+def tables_csv(event: Event) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["round", "table", "side_a", "side_b", "score_a", "score_b", "winner",
+                     "ended_by", "hands"])  # fmt: skip
+    for t in sorted(event.tables, key=lambda t: (t.round, t.number)):
+        winner = "" if t.winner is None else event.side_name(t.sides[t.winner])
+        writer.writerow([t.round, t.number, event.side_name(t.sides[0]),
+                         event.side_name(t.sides[1]), t.score[0], t.score[1], winner,
+                         t.ended_by or "", t.hands])  # fmt: skip
+    return out.getvalue()
+
+
+async def log_csv(session: Session, event: Event) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["at", "by", "action", "round", "table", "entry", "points", "reason"])
+    for item in await session.store.tournaments.logs(event.id):
+        entry = event.entry(item.entry_id).name if item.entry_id else ""
+        points = "" if item.points is None else item.points
+        writer.writerow([item.at.isoformat() if item.at else "", item.by_user or "",
+                         item.action, item.round or "", item.table_number or "", entry,
+                         points, item.reason or ""])  # fmt: skip
+    return out.getvalue()
+
+
+# ----- judges -----------------------------------------------------------------------------
+
+
+def team_and_rest(event: Event, typed: list[str]) -> tuple[Any, list[str]]:
+    """The team named by the first words (the longest name that matches), and the rest."""
+    for cut in range(len(typed), 0, -1):
+        entry = event.entry_named(" ".join(typed[:cut]))
+        if entry is not None:
+            return entry, typed[cut:]
+    raise Refusal(words.UNKNOWN_TEAM, text=" ".join(typed) or "?")
+
+
+def table_named(event: Event, text: str, number_of_round: int | None = None) -> Any:
+    if text.isdecimal():
+        found = [t for t in event.round_tables(number_of_round) if t.number == int(text)]
+        if found:
+            return found[0]
+    raise Refusal(words.UNKNOWN_TABLE, text=text)
+
+
+def judge_name(session: Session) -> str:
+    return session.person.name
+
+
+@action("penalty", "penalizar", "penalidad")
+async def penalty(session: Session, event: Event | None) -> None:
+    """``penalty <team> [points] [reason ...]``: points taken from a team (20 unless said)."""
+    event = require_organiser(session, event)
+    entry, after = team_and_rest(event, rest(session))
+    points = event.settings.penalty
+    if after and after[0].lstrip("-").isdecimal():
+        points = abs(int(after[0]))
+        after = after[1:]
+    reason = " ".join(after).strip()[:200] or tr(session.lang, words.NO_REASON)
+    await log(session, event, "penalty", round=event.round, entry=entry.id, points=points,
+              reason=reason)  # fmt: skip
+    said = tr(session.lang, words.PENALTY, team=entry.name, points=-points, reason=reason,
+              judge=judge_name(session))  # fmt: skip
+    await to_room(session, event, [Say(said)])
+
+
+@action("forfeit")
+async def forfeit(session: Session, event: Event | None) -> None:
+    """``forfeit <table> <team>``: the named team wins that table of this round."""
+    event = require_organiser(session, event)
+    typed = rest(session)
+    if not typed:
+        raise Refusal(words.UNKNOWN_TABLE, text="?")
+    table = table_named(event, typed[0])
+    entry, _ = team_and_rest(event, typed[1:])
+    side = next((i for i, s in enumerate(table.sides) if entry.id in s), None)
+    if side is None:
+        raise Refusal(words.UNKNOWN_TEAM, text=entry.name)
+    points = event.settings.forfeit_points
+    score = (points, 0) if side == 0 else (0, points)
+    await stop_game(session, table)
+    await log(session, event, "forfeit", round=table.round, table=table.number, entry=entry.id)
+    said = tr(session.lang, words.FORFEIT_AWARDED, table=table.number, team=entry.name,
+              score=f"{score[0]}-{score[1]}", judge=judge_name(session))  # fmt: skip
+    effects = await rounds.table_done(session, event, table, score, side, "forfeit", table.hands)
+    await to_room(session, event, [Say(said), *effects])
+
+
+@action("void", "anular")
+async def void(session: Session, event: Event | None) -> None:
+    """``void <table>``: the table's game is annulled: no winner, no points."""
+    event = require_organiser(session, event)
+    typed = rest(session)
+    table = table_named(event, typed[0] if typed else "?")
+    await stop_game(session, table)
+    await log(session, event, "void", round=table.round, table=table.number,
+              reason=" ".join(typed[1:])[:200] or None)  # fmt: skip
+    said = tr(session.lang, words.VOIDED, table=table.number, judge=judge_name(session))
+    effects = await rounds.table_done(session, event, table, (0, 0), None, "judge", table.hands)
+    await to_room(session, event, [Say(said), *effects])
+
+
+@action("expel", "expulsar")
+async def expel(session: Session, event: Event | None) -> None:
+    """``expel <team> [reason]``: out of the tournament; its table in play is lost."""
+    event = require_organiser(session, event)
+    entry, after = team_and_rest(event, rest(session))
+    reason = " ".join(after).strip()[:200] or tr(session.lang, words.NO_REASON)
+    await session.store.tournaments.set_entry(event.id, entry.id, status="expelled")
+    await log(session, event, "expel", round=event.round, entry=entry.id, reason=reason)
+    effects: list[Effect] = [Say(tr(session.lang, words.EXPELLED, team=entry.name,
+                                    reason=reason, judge=judge_name(session)))]  # fmt: skip
+    event = await load(session.store, event.row)
+    for table in event.round_tables():
+        side = next((i for i, s in enumerate(table.sides) if entry.id in s), None)
+        if side is None or table.status == "done":
+            continue
+        points = event.settings.forfeit_points
+        score = (0, points) if side == 0 else (points, 0)
+        await stop_game(session, table)
+        effects += await rounds.table_done(session, event, table, score, 1 - side, "forfeit",
+                                           table.hands)  # fmt: skip
+    await to_room(session, event, effects)
+
+
+@action("correct", "corregir")
+async def correct(session: Session, event: Event | None) -> None:
+    """``correct <table> <x>-<y> [round]``: a result set right (the winner follows)."""
+    event = require_organiser(session, event)
+    typed = rest(session)
+    if len(typed) < 2:
+        raise Refusal(words.BAD_SCORE, text=" ".join(typed) or "?")
+    number_of_round = int(typed[2]) if len(typed) > 2 and typed[2].isdecimal() else None
+    table = table_named(event, typed[0], number_of_round)
+    parts = typed[1].replace("–", "-").split("-")
+    if len(parts) != 2 or not all(p.isdecimal() for p in parts):
+        raise Refusal(words.BAD_SCORE, text=typed[1])
+    score = (int(parts[0]), int(parts[1]))
+    winner = None if score[0] == score[1] else (0 if score[0] > score[1] else 1)
+    _, _, way = goal_of(rules_of(event), 1)
+    if winner is not None and way in (WAYS["reach_loses"], WAYS["fewest"]):  # lower wins
+        winner = 1 - winner
+    await stop_game(session, table)
+    await log(session, event, "correct", round=table.round, table=table.number,
+              data={"score": list(score), "was": list(table.score)})  # fmt: skip
+    said = tr(session.lang, words.CORRECTED, table=table.number, round=table.round,
+              x=score[0], y=score[1], judge=judge_name(session))  # fmt: skip
+    effects = await rounds.table_done(session, event, table, score, winner, "judge", table.hands)
+    await to_room(session, event, [Say(said), *effects])
+
+
+@action("log", "registro")
+async def show_log(session: Session, event: Event | None) -> None:
+    assert event is not None
+    items = await session.store.tournaments.logs(event.id)
+    kept = [i for i in items if i.action in ("penalty", "forfeit", "void", "expel", "correct",
+                                             "pause", "resume", "extend", "judge")]  # fmt: skip
+    if not kept:
+        session.say(words.LOG_EMPTY)
+        return
+    lines = [tr(session.lang, words.LOG_TITLE)]
+    for item in kept[-30:]:
+        entry = event.entry(item.entry_id).name if item.entry_id else ""
+        bits = [item.action, entry, f"r{item.round}" if item.round else "",
+                f"t{item.table_number}" if item.table_number else "",
+                "" if item.points is None else str(item.points), item.reason or ""]  # fmt: skip
+        lines.append(" · ".join(b for b in bits if b))
+    session.effects.append(Say("\n".join(lines)))
+
+
+async def stop_game(session: Session, table: Any) -> None:
+    """The table's game, if still in play, ends without a result (the judges decided);
+    a move made meanwhile at the table loses the race (the save's version) and is
+    refused there."""
+    if table.game_id is None:
+        return
+    row = await session.store.games.load(table.game_id)
+    if row.status not in ACTIVE:
+        return
+    loaded = session.desk.loaded(row, keep=False)
+    await save_game(
+        session, loaded, status="cancelled", keep_game=False, timers=TimerPlan(cancel=(ALL,))
+    )

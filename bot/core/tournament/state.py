@@ -1,0 +1,118 @@
+"""A tournament read from storage as the plain values of bot/core/tournament/model.py, and
+written back: storage keeps rows and JSON, the rest of the tournament code sees values."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from bot.core.tournament.model import Bye, Entry, Member, Penalty, Settings, Table
+from storage.store import Store
+
+
+@dataclass
+class Event:
+    """One tournament as loaded: its row (storage's), settings, entries, tables of every
+    round, byes and the judges' penalties."""
+
+    row: Any
+    settings: Settings
+    entries: list[Entry]
+    tables: list[Table]
+    byes: list[Bye]
+    penalties: list[Penalty]
+
+    @property
+    def id(self) -> int:
+        return int(self.row.id)
+
+    @property
+    def round(self) -> int:
+        return int(self.row.round)
+
+    def entry(self, entry_id: int) -> Entry:
+        return next(e for e in self.entries if e.id == entry_id)
+
+    def entry_named(self, text: str) -> Entry | None:
+        """The entry called ``text`` (any case), or numbered so in the list."""
+        wanted = text.strip().casefold()
+        for entry in self.entries:
+            if entry.name.casefold() == wanted:
+                return entry
+        if wanted.isdecimal():
+            number = int(wanted)
+            return next((e for e in self.entries if e.id == number), None)
+        return None
+
+    def entry_of_user(self, user_id: int) -> Entry | None:
+        return next((e for e in self.entries if any(m.user == user_id for m in e.members)), None)
+
+    def round_tables(self, number: int | None = None) -> list[Table]:
+        wanted = self.round if number is None else number
+        return sorted((t for t in self.tables if t.round == wanted), key=lambda t: t.number)
+
+    def table(self, number_of_round: int, number: int) -> Table:
+        """Table ``number`` of round ``number_of_round``."""
+        return next(t for t in self.tables if t.round == number_of_round and t.number == number)
+
+    def side_name(self, side: tuple[int, ...]) -> str:
+        return " / ".join(self.entry(e).name for e in side)
+
+
+def settings_of(data: dict[str, Any]) -> Settings:
+    known = {f.name for f in fields(Settings)}
+    return Settings(**{k: v for k, v in data.items() if k in known})
+
+
+def settings_json(settings: Settings) -> dict[str, Any]:
+    return asdict(settings)
+
+
+def members_json(members: tuple[Member, ...]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in asdict(m).items() if v is not None} for m in members]
+
+
+def members_of(data: list[dict[str, Any]]) -> tuple[Member, ...]:
+    return tuple(Member(d.get("name", "?"), d.get("user"), d.get("bot")) for d in data)
+
+
+def entry_of(row: Any) -> Entry:
+    return Entry(row.id, row.name, members_of(row.members), row.status, bool(row.late))
+
+
+def table_of(row: Any) -> Table:
+    a, b = row.sides
+    return Table(
+        round=row.round,
+        number=row.number,
+        sides=(tuple(a), tuple(b)),
+        status=row.status,
+        score=(row.score_a or 0, row.score_b or 0),
+        winner=row.winner,
+        ended_by=row.ended_by,
+        hands=row.hands or 0,
+        room_id=row.room_id,
+        game_id=row.game_id,
+        told=row.told,
+    )
+
+
+def penalties_of(logs: list[Any]) -> list[Penalty]:
+    return [
+        Penalty(log.round or 0, log.entry_id, log.points or 0, log.reason or "")
+        for log in logs
+        if log.action == "penalty" and log.entry_id is not None
+    ]
+
+
+async def load_id(store: Store, tournament_id: int) -> Event:
+    return await load(store, await store.tournaments.load(tournament_id))
+
+
+async def load(store: Store, row: Any) -> Event:
+    repo = store.tournaments
+    entries = [entry_of(e) for e in await repo.entries(row.id)]
+    tables = [table_of(t) for t in await repo.tables(row.id)]
+    byes = [Bye(b.round, b.entry_id) for b in await repo.byes(row.id)]
+    penalties = penalties_of(await repo.logs(row.id))
+    return Event(row, settings_of(row.settings), entries, tables, byes, penalties)

@@ -1,0 +1,35 @@
+"""Every message the code says is in every catalog, translated, with the same
+placeholders; and a room talks its language."""
+
+from __future__ import annotations
+
+import pytest
+
+from lang import LANGUAGES, catalog, language, messages_in_code, placeholders, tr
+from tests.core.driver import Room
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_message_is_translated(lang: str) -> None:
+    found = catalog(lang)
+    missing = sorted({m for m, _ in messages_in_code() if not found.get(m)})
+    assert not missing, f"{lang} lacks {len(missing)}: {missing[:5]} (python -m lang update)"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_translations_keep_their_placeholders(lang: str) -> None:
+    wrong = [m for m, t in catalog(lang).items() if placeholders(m) != placeholders(t)]
+    assert not wrong, wrong[:5]
+
+
+def test_languages_fall_back_to_spanish() -> None:
+    assert language("pt-BR") == "pt" and language("en_US") == "en"
+    assert language("fr") == "es" and language(None) == "es"
+    assert tr("pt", "Seat {n}", n=2) != tr("en", "Seat {n}", n=2)
+
+
+async def test_a_room_speaks_its_language(store) -> None:
+    room = await Room.open(store)
+    await room.say("Ana", "/settings language pt", admin=True)
+    effects = await room.say("Ana", "/new")
+    assert tr("pt", "New game of {preset}. Who plays?", preset="x").split()[0] in effects[0].text

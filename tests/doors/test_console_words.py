@@ -1,0 +1,71 @@
+"""The console as a person types in it (issue 21): the language changed with /settings in
+each language, Ctrl-C ends it at once with the game saved, /board shows the table once,
+and a tile typed alone (any dash, "on" in any language) is a play. The real program."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from pathlib import Path
+
+import pytest
+
+from bot.core import texts
+from lang import tr
+from tests.doors.test_console import MOVE, ConsoleProcess
+
+OTHER = {"es": "en", "en": "pt", "pt": "es"}  # the console starts in another language
+ON = {"es": "en", "en": "on", "pt": "em"}
+
+
+@pytest.mark.parametrize("lang", ["es", "en", "pt"])
+async def test_settings_language_changes_the_rooms_language(tmp_path: Path, lang: str) -> None:
+    console = await ConsoleProcess.start(tmp_path, CONSOLE_LANGUAGE=OTHER[lang])
+    said = await console.type(f"/settings language {lang}")
+    assert tr(lang, texts.SETTING_CHANGED, name="language", value=lang) in said
+    assert tr(lang, "Commands:") in await console.type("/help")  # the console's own words too
+    await console.quit()
+
+
+async def test_ctrl_c_ends_the_console_at_once_and_the_game_stays(tmp_path: Path) -> None:
+    console = await ConsoleProcess.start(tmp_path)
+    await console.type("/new draw")
+    await console.type("/add_ai")
+    await console.type("/begin")
+    console.process.send_signal(signal.SIGINT)  # standard input stays open: no Enter
+    status = await asyncio.wait_for(console.process.wait(), timeout=20)
+    assert status in (0, 130)
+    again = await ConsoleProcess.start(tmp_path)
+    assert "Tiles in hand" in await again.type("/board")  # the saved game
+    await again.quit()
+
+
+def first_move(shown: str) -> str:
+    moves = [m.group(1) for m in map(MOVE.search, shown.splitlines()) if m]
+    plays = [m for m in moves if m.startswith("/play ")]
+    assert plays, shown
+    return plays[0].removeprefix("/play ")
+
+
+@pytest.mark.parametrize(("lang", "dash"), [("en", "–"), ("es", "—"), ("pt", "−")])
+async def test_a_tile_typed_alone_is_a_play_and_board_shows_the_table_once(
+    tmp_path: Path, lang: str, dash: str
+) -> None:
+    console = await ConsoleProcess.start(tmp_path, CONSOLE_LANGUAGE=lang)
+    await console.type("/new draw")
+    await console.type("/add_ai")
+    shown = await console.type("/begin")
+    hand = tr(lang, "Tiles in hand: {counts}", counts="").split("{")[0].strip()
+    board = await console.type("/board")
+    assert board.count(hand.split(":")[0]) == 1, board  # one text board per /board
+    for _ in range(6):  # until a move on a tile is offered (or any move)
+        move = first_move(shown)
+        if " on " in move or _ == 5:
+            break
+        shown = await console.type("/play " + move)
+    typed = move.replace("-", dash).replace(" on ", f" {ON[lang]} ")
+    answer = await console.type(typed)
+    assert tr(lang, "Commands start with /. Try /help.") not in answer
+    played = tr(lang, "{name} plays {move}.", name="Ana", move="\0").split("\0")[0]
+    assert played + move.split()[0] in answer, (move, answer)  # the play was made, told
+    await console.quit()
