@@ -27,7 +27,7 @@ if sys.path and sys.path[0].endswith("bench"):
     sys.path[0] = sys.path[0][: -len("bench")] or "."  # the repository, not bench/
 
 from engine.game import Game
-from engine.players import Player, make_player, opening_claim
+from engine.players import Player, make_timed_player, opening_claim
 from engine.rules import Rules
 from engine.simulate import decisions, play_hand
 
@@ -136,7 +136,10 @@ def play_deals(match: Match, deals: range) -> Tally:
                 match.strong if (s + swap) % 2 == 0 else match.weak for s in range(match.players)
             ]
             strong_of = [(s + swap) % 2 == 0 for s in range(match.players)]
-            seats = [make_player(n, seed=deal * 16 + s) for s, n in enumerate(names)]
+            # hard thinks as long as the bot lets it: the budget on the wall clock
+            seats = [
+                make_timed_player(n, deal * 16 + s, time.perf_counter) for s, n in enumerate(names)
+            ]
             game = Game(rules, match.players)
             if match.later:
                 claimers = [

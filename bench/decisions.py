@@ -16,7 +16,7 @@ if sys.path and sys.path[0].endswith("bench"):
     sys.path[0] = sys.path[0][: -len("bench")] or "."  # the repository, not bench/
 
 from engine.game import Game
-from engine.players import make_player
+from engine.players import make_timed_player
 from engine.rules import Rules
 from engine.simulate import decisions
 
@@ -34,7 +34,10 @@ def times(preset: str, players: int, strength: str, hands: int) -> list[float]:
     took: list[float] = []
     for deal in range(hands):
         game = Game(Rules.from_preset(preset), players)
-        seats = [make_player(strength, seed=deal * 8 + s) for s in range(players)]
+        # hard stops where the bot stops it: its budget on the same wall clock
+        seats = [
+            make_timed_player(strength, deal * 8 + s, time.perf_counter) for s in range(players)
+        ]
         game.start_hand(seed=deal)
         for view in decisions(game):
             started = time.perf_counter()

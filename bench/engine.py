@@ -65,13 +65,14 @@ class Ours:
             self.game = Game(self.rules, self.players)
         game = self.game
         self.deals += 1
-        # The hand's own legal_moves/push are the fast path search uses; the hand tells
-        # its game when it ends, so the game still scores it.
+        # The hand's own legal_moves/push are the fast path search uses; the game then
+        # scores the ended hand when told to (a read of the game never does).
         hand = game.start_hand(seed=self.deals)
         legal, push, rand = hand.legal_moves, hand.push, self.rng.random
         while hand.ended is None:
             moves = legal()
             push(moves[int(rand() * len(moves))])
+        game.settle()
         self.moves += len(hand.moves)
 
     @property

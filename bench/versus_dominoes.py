@@ -19,7 +19,7 @@ import time
 import dominoes
 
 from bench.ai import Tally
-from engine.ai.hard import HardPlayer
+from engine.ai.hard import TimedHardPlayer
 from engine.game import Game
 from engine.moves import Action, Move
 from engine.rules import Rules
@@ -70,7 +70,12 @@ def play_hand_versus(deal_seed: int, our_team: int, times: list[float] | None = 
     game.start_hand(deal=deal, boneyard=[], opener=opener)
     theirs = their_game(deal, opener)
     ends = Ends()
-    ours = {s: HardPlayer(seed=deal_seed * 8 + s) for s in range(4) if s % 2 == our_team}
+    # the bot's budget on the wall clock, as the times measured count it
+    ours = {
+        s: TimedHardPlayer(deal_seed * 8 + s, time.perf_counter)
+        for s in range(4)
+        if s % 2 == our_team
+    }
     others = {s: _their_player() for s in range(4) if s % 2 != our_team}
     random.seed(deal_seed)  # their sampling draws from the global generator
     while game.hand is not None:

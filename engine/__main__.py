@@ -1,10 +1,15 @@
 """``python -m engine``: replay a record, simulate games, or watch a demonstration game."""
 
+# The one module of the engine that reads files, prints, draws a seed from the system or
+# reads the clock: the rules and players it runs are given them (issue 30).
+
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
+import time
 from typing import Any
 
 from engine.demo import demo
@@ -40,7 +45,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "replay":
         return _replay(args.record)
     if args.command == "demo":
-        return demo(args.preset, args.players, args.seed)
+        seed = random.SystemRandom().randrange(1 << 31) if args.seed is None else args.seed
+        for line in demo(args.preset, args.players, seed):
+            print(line)
+        return 0
     try:
         options = dict(_option(text) for text in args.option)
         players = args.players or _default_players(args.preset)
@@ -53,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
             seed=args.seed,
             seats=seats,
             options=options,
+            clock=time.perf_counter,
         )
     except (DominoError, ValueError) as error:
         print(f"simulate: {error}", file=sys.stderr)

@@ -119,24 +119,26 @@ class Game:
 
     # ----- reading -------------------------------------------------------------------
 
+    # Every read is pure: a hand ended by a push on the hand itself waits, unscored, for
+    # settle(); a read that scored it would change the game under whoever was reading.
+
     @property
     def hand(self) -> HandState | None:
-        """The hand in progress, if any."""
+        """The hand being played: None between hands, after the game, and once the hand
+        has ended, scored or not (a hand ended by a push on ``game.hand`` itself is
+        scored by :meth:`settle`; until then nobody is to move and nothing is legal)."""
         state = self._playing
-        if state is not None and state.ended is not None:
-            self._finish_hand()  # ended by a push on the hand itself
-            return None
-        return state
+        return None if state is None or state.ended is not None else state
 
     @property
     def over(self) -> bool:
-        self.settle()
+        """Whether the game has ended (once its last hand is scored: see :meth:`settle`)."""
         return self.outcome is not None
 
     def settle(self) -> None:
         """Score the hand in play if it has ended. :meth:`apply` and :meth:`push` do it
         after every move; a caller that pushes on ``game.hand`` itself (the fastest
-        path, for simulations) may call it, and every read of :attr:`hand` does."""
+        path, for simulations) must call it before it reads the game again."""
         state = self._playing
         if state is not None and state.ended is not None:
             self._finish_hand()
@@ -236,7 +238,6 @@ class Game:
         """The legal moves of the seat to move (kept for :meth:`apply`)."""
         state = self._playing
         if state is None or state.ended is not None:
-            self.settle()
             return []
         return state.kept_moves()
 
@@ -596,8 +597,8 @@ class Game:
     def push(self, move: Move) -> None:
         """Make a move known to be legal, without checks (simulations, computer players).
 
-        Pushing on ``game.hand`` itself is one call shorter (simulations do): the game
-        then scores the ended hand at its next read (see :meth:`settle`).
+        Pushing on ``game.hand`` itself is one call shorter (simulations do): the caller
+        then scores the ended hand with :meth:`settle` before it reads the game again.
         """
         hand = self.logs[-1].state
         hand.push(move)
@@ -614,6 +615,7 @@ class Game:
         if self.logs:
             log = self.logs[-1]
             log.time_up_at = len(log.state.moves)
+        self.settle()  # a hand ended by a push on it is scored, as it always was here
         hand = self.hand
         if hand is None:
             self._check_end(None)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
 from engine.game import Game
@@ -121,8 +121,12 @@ def count_after(view: View, move: Move) -> int:
     return line_count_after(view.count or 0, sides, move, view.rules.crosswise_doubles)
 
 
-def make_player(name: str, seed: int = 0) -> Player:
-    """A computer player by strength: easy, normal, hard, or the baselines random and greedy."""
+def make_player(name: str, seed: int = 0, out_of_time: Callable[[], bool] | None = None) -> Player:
+    """A computer player by strength: easy, normal, hard, or the baselines random and greedy.
+
+    ``out_of_time`` goes to ``hard``, which asks it between the deals it imagines (see
+    :mod:`engine.ai.hard`; None: no time limit); the others decide at once and never ask.
+    """
     from engine.ai.easy import EasyPlayer
     from engine.ai.hard import HardPlayer
     from engine.ai.normal import NormalPlayer
@@ -135,5 +139,18 @@ def make_player(name: str, seed: int = 0) -> Player:
     }
     if name not in strengths:
         raise ValueError(f"unknown computer player '{name}'; choose from {', '.join(strengths)}")
+    if name == "hard":
+        return HardPlayer(seed, out_of_time=out_of_time)
     player: Player = strengths[name](seed)
     return player
+
+
+def make_timed_player(name: str, seed: int, clock: Callable[[], float]) -> Player:
+    """:func:`make_player` for a player kept across decisions, each given the bot's time
+    (:func:`~engine.ai.hard.decision_seconds`) on ``clock``, the caller's: a simulation
+    or a benchmark that plays as the bot does. Only ``hard`` reads the clock."""
+    from engine.ai.hard import TimedHardPlayer
+
+    if name == "hard":
+        return TimedHardPlayer(seed, clock)
+    return make_player(name, seed)

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from engine.game import Game
-from engine.players import Player, make_player, opening_claim
+from engine.players import Player, make_player, make_timed_player, opening_claim
 from engine.rules import Rules
 from engine.views import View, view_of
 
@@ -64,8 +63,15 @@ def simulate(
     seed: int = 0,
     seats: Sequence[str] | None = None,
     options: Mapping[str, Any] | None = None,
+    clock: Callable[[], float] | None = None,
 ) -> dict[str, Any]:
-    """``hands`` single hands (each the first of a new game) or ``games`` whole games."""
+    """``hands`` single hands (each the first of a new game) or ``games`` whole games.
+
+    ``clock`` is the caller's (the command line's ``time.perf_counter``): it times the
+    run (``seconds``, ``hands_per_second``) and gives each decision of a ``hard`` seat
+    the bot's time (:func:`~engine.ai.hard.decision_seconds`). Without it those two
+    figures are None and hard seats have no time limit: the run follows from ``seed``.
+    """
     if (hands is None) == (games is None):
         raise ValueError("give either a number of hands or a number of games")
     rules = Rules.from_preset(preset, **(options or {}))
@@ -74,7 +80,11 @@ def simulate(
     if len(names) != players:
         raise ValueError(f"--seats names {len(names)} players for a {players}-player game")
     source = random.Random(seed)
-    table = [make_player(name, source.randrange(1 << 62)) for name in names]
+    seeds = [source.randrange(1 << 62) for _ in names]
+    table = [
+        make_player(name, own) if clock is None else make_timed_player(name, own, clock)
+        for name, own in zip(names, seeds, strict=True)
+    ]
     sides = 2 if rules.partners else players
     stats: dict[str, Any] = {
         "preset": preset,
@@ -90,7 +100,7 @@ def simulate(
         "points": [0] * sides,
         "game_wins": [0] * sides,
     }
-    started = time.perf_counter()
+    started = clock() if clock is not None else 0.0
 
     def account(game: Game) -> None:
         log = game.logs[-1]
@@ -121,8 +131,8 @@ def simulate(
             stats["games"] += 1
             assert game.outcome is not None
             stats["game_wins"][game.outcome.winner] += 1
-    seconds = time.perf_counter() - started
-    stats["seconds"] = round(seconds, 3)
+    seconds = clock() - started if clock is not None else None
+    stats["seconds"] = None if seconds is None else round(seconds, 3)
     stats["moves_per_hand"] = round(stats["moves"] / max(1, stats["hands"]), 2)
     stats["hands_per_second"] = round(stats["hands"] / seconds, 1) if seconds else None
     if rules.partners:

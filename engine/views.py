@@ -59,15 +59,16 @@ class View:
 
 
 def view_of(game: Game, seat: int | None = None) -> View:
-    """The game as ``seat`` sees it (``None``: as the room sees it)."""
+    """The game as ``seat`` sees it (``None``: as the room sees it). Reading changes
+    nothing: a hand ended by a push on ``game.hand`` and not yet settled
+    (:meth:`~engine.game.Game.settle`) shows ended, its tiles revealed, with no result."""
     if seat is not None and not 0 <= seat < game.players:
         raise ValueError(f"seat {seat} is not at this table")
-    game.settle()
     log = game.logs[-1] if game.logs else None
     hand = log.state if log else None
     train = hand if isinstance(hand, TrainHand) else None
     line = hand if isinstance(hand, LineHand) else None
-    in_play = log is not None and log.result is None
+    in_play = log is not None and log.result is None and log.state.ended is None
     to_move = hand.to_move if hand is not None and in_play else None
     sheet = tuple(game.sheet())
     return View(

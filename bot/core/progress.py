@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -15,13 +16,14 @@ from bot.core.model import Say, TurnCall
 from bot.core.saving import save
 from bot.core.session import SYSTEM, Loaded, Refusal, Session
 from bot.core.showing import board_after, hand_for, name_of, names_of, person_of
+from engine.ai.hard import decision_seconds
 from engine.game import Game
 from engine.limit import stop_at_limit
 from engine.line import LineHand
 from engine.moves import Action, Move
 from engine.outcome import CountScore
 from engine.players import make_player
-from engine.views import view_of
+from engine.views import View, view_of
 from lang import tr
 from storage.errors import StorageError
 from storage.timers import ALL, TimerPlan
@@ -144,12 +146,20 @@ async def computer_move(loaded: Loaded, seat: int, strength: str | None = None) 
     game = loaded.game
     assert game is not None
     strength = strength or loaded.seats[seat].bot or "normal"
-    player = make_player(strength, seed=game.ply * 8 + seat)
+    seed = game.ply * 8 + seat
     view = view_of(game, seat)
     if strength == "hard":
         # a search of up to its budget: off the event loop, so other rooms go on
-        return await asyncio.to_thread(player.choose, view)
-    return player.choose(view)  # easy and normal decide in well under a millisecond
+        return await asyncio.to_thread(hard_move, view, seed)
+    return make_player(strength, seed=seed).choose(view)  # well under a millisecond
+
+
+def hard_move(view: View, seed: int) -> Move:
+    """The hard player's move, cut short at the time the engine gives such a decision
+    (the engine reads no clock: the deadline is made here, on the thread that thinks)."""
+    deadline = time.perf_counter() + decision_seconds(view)
+    player = make_player("hard", seed, out_of_time=lambda: time.perf_counter() > deadline)
+    return player.choose(view)
 
 
 def turn_seconds(session: Session, loaded: Loaded) -> int:

@@ -12,9 +12,8 @@ SLIP = 0.3  # how often the easy player plays without thinking
 
 
 class EasyPlayer:
-    def __init__(self, seed: int = 0, budget: float | None = None) -> None:
+    def __init__(self, seed: int = 0) -> None:
         self._random = random.Random(seed)
-        self.budget = budget
 
     def choose(self, view: View) -> Move:
         moves = view.legal_moves

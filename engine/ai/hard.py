@@ -6,8 +6,19 @@ table, and in line games the numbers a seat showed it lacks by passing. On each 
 plays every legal move out with quick greedy players and keeps the move whose outcomes
 are best for its side: its team in partnership games, its points against the others'
 in divisor games, and in Mexican Train its penalty against the others' (the session
-score). The number of deals is fixed, so a decision is reproducible from the seed;
-``budget`` only cuts a slow decision short.
+score). The number of deals is fixed, so a decision with no time limit is reproducible
+from the seed.
+
+Its time budget is its caller's: the engine reads no clock. ``out_of_time`` (a function
+of no arguments) is asked after each imagined deal, and a true answer ends the search
+with the deals imagined so far; without it the search imagines all its deals (tests do,
+for moves that depend on the seed alone). :func:`decision_seconds` says how long the bot
+lets a decision take, so a caller makes the deadline on its own clock::
+
+    deadline = clock() + decision_seconds(view)
+    player = HardPlayer(seed, out_of_time=lambda: clock() > deadline)
+
+:class:`TimedHardPlayer` does that before each decision, for a player kept across them.
 
 Divisor games play out by the best count first (heaviest-tile rollouts ignored counts
 and lost to normal); on sets above double-9 a rollout stops after a few turns and counts
@@ -21,7 +32,7 @@ Opening moves and Mexican Train first turns are left to ``normal``.
 from __future__ import annotations
 
 import random
-import time
+from collections.abc import Callable
 
 from engine.ai.imagine import HeavyPlays, LineImagination, TrainImagination
 from engine.ai.knowledge import Knowledge
@@ -58,17 +69,40 @@ TILE_WEIGHT = 4.0
 # a say); the same 300 deal pairs each time (issue 23).
 HEAVY_BETA = 0.3
 BUDGET = 0.2  # seconds for a line-game decision; Mexican Train gets twice as long
+TRAIN_FACTOR = 2.0  # a Mexican Train round is longer to play out on each deal
+SEARCH_SHARE = 0.8  # of the budget: the deal under way when time is up still finishes
+
+
+def decision_seconds(view: View) -> float:
+    """How long the hard player may think about ``view``'s decision, in seconds: 0.16 in
+    line games, 0.32 in Mexican Train. A number, not a deadline: the caller adds it to
+    its own clock's reading (the engine reads no clock).
+
+    >>> from engine.game import Game
+    >>> from engine.rules import Rules
+    >>> from engine.views import view_of
+    >>> game = Game(Rules.from_preset("partnership"), 4)
+    >>> _ = game.start_hand(seed=1)
+    >>> round(decision_seconds(view_of(game, 0)), 2)
+    0.16
+    """
+    factor = TRAIN_FACTOR if view.rules.family == "train" else 1.0
+    return BUDGET * factor * SEARCH_SHARE
 
 
 class HardPlayer:
     def __init__(
-        self, seed: int = 0, budget: float | None = BUDGET, samples: int | None = None
+        self,
+        seed: int = 0,
+        samples: int | None = None,
+        out_of_time: Callable[[], bool] | None = None,
     ) -> None:
         self._random = random.Random(seed)
-        self.budget = budget
-        # deals imagined per decision, at most (None: the tables above); with no budget
-        # the player is deterministic for its seed (tests)
+        # deals imagined per decision, at most (None: the tables above)
         self.samples = samples
+        # asked after each imagined deal; None: no limit, every decision follows from
+        # the seed alone (tests)
+        self.out_of_time = out_of_time
         self._normal = NormalPlayer(seed)
 
     def choose(self, view: View) -> Move:
@@ -81,17 +115,12 @@ class HardPlayer:
             return self._normal.choose(view)
         return self._choose_line(view)
 
-    def _deadline(self, factor: float = 1.0) -> float | None:
-        if self.budget is None:
-            return None
-        return time.perf_counter() + self.budget * factor * 0.8
-
     def _choose_line(self, view: View) -> Move:
         moves = view.legal_moves
         seat = view.seat
         assert seat is not None
         knowledge = Knowledge.of(view)
-        deadline = self._deadline()
+        out_of_time = self.out_of_time
         big = view.rules.set > 9
         horizon = HORIZON_BIG_SETS if big and view.rules.divisor else None
         totals = [0.0] * len(moves)
@@ -110,7 +139,7 @@ class HardPlayer:
                 trial.push(move)
                 totals[i] += weight * self._line_rollout(trial, view, seat, horizon)
             samples += 1
-            if deadline is not None and time.perf_counter() > deadline:
+            if out_of_time is not None and out_of_time():
                 break
         if horizon is not None:
             # a short look ahead sees the counts, not how the hand is shaped: normal's
@@ -164,7 +193,7 @@ class HardPlayer:
             imagination = TrainImagination(view)
         except ValueError:
             return self._normal.choose(view)  # a view this player cannot rebuild
-        deadline = self._deadline(2.0)
+        out_of_time = self.out_of_time
         totals = [0.0] * len(moves)
         for _ in range(self.samples or SAMPLES_TRAINS):
             state = imagination.sample(self._random)
@@ -172,7 +201,7 @@ class HardPlayer:
                 trial = state.copy()
                 trial.push(move)
                 totals[i] += self._train_rollout(trial, view, seat)
-            if deadline is not None and time.perf_counter() > deadline:
+            if out_of_time is not None and out_of_time():
                 break
         return moves[max(range(len(moves)), key=lambda i: (totals[i], -i))]
 
@@ -188,6 +217,24 @@ class HardPlayer:
         points = list(score_round(view.rules, state).points)
         margin = _margin(points, seat)
         return margin if view.rules.positive_scoring else -margin
+
+
+class TimedHardPlayer:
+    """A hard player that gives each decision :func:`decision_seconds` on ``clock``, the
+    caller's (``time.perf_counter`` for the bot's budget): for a player kept across
+    decisions, as simulations and benchmarks keep theirs."""
+
+    def __init__(self, seed: int, clock: Callable[[], float], samples: int | None = None) -> None:
+        self._clock = clock
+        self._deadline = 0.0
+        self._player = HardPlayer(seed, samples=samples, out_of_time=self._out_of_time)
+
+    def choose(self, view: View) -> Move:
+        self._deadline = self._clock() + decision_seconds(view)
+        return self._player.choose(view)
+
+    def _out_of_time(self) -> bool:
+        return self._clock() > self._deadline
 
 
 def _margin(points: list[float] | list[int], mine: int) -> float:

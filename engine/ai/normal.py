@@ -18,9 +18,8 @@ class NormalPlayer:
     games it takes the biggest count first. Mexican Train: lays the longest chain on its
     first turn, plays a double only when it can follow it, clears its own marker."""
 
-    def __init__(self, seed: int = 0, budget: float | None = None) -> None:
+    def __init__(self, seed: int = 0) -> None:
         self._random = random.Random(seed)
-        self.budget = budget  # seconds; this player never needs them
 
     def choose(self, view: View) -> Move:
         moves = view.legal_moves

@@ -86,7 +86,7 @@ def steady_player(name: str, seed: int) -> Any:
     deals a decision, not the 640 a budgeted decision may reach: the check that hard
     beats normal holds with them, at a quarter of the time."""
     if name == "hard":
-        return HardPlayer(seed, budget=None, samples=160)
+        return HardPlayer(seed, samples=160)
     return make_player(name, seed)
 
 

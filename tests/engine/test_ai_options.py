@@ -95,7 +95,7 @@ def table(players: int, seed: int) -> list[Player]:
     for seat in range(players):
         kind = ("hard", "normal", "easy")[(seat + seed) % 3]
         if kind == "hard":
-            seats.append(HardPlayer(seed + seat, budget=None, samples=3))
+            seats.append(HardPlayer(seed + seat, samples=3))
         else:
             seats.append(make_player(kind, seed + seat))
     return seats
