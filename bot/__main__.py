@@ -12,7 +12,7 @@ from pathlib import Path
 from signal import SIGINT, SIGTERM
 from typing import Protocol
 
-from bot.core import Effect, GameService, Place, StorageError
+from bot.core import Effect, GameService, Place, Posts, StorageError
 from bot.doors.config import (
     Settings,
     SettingsError,
@@ -66,6 +66,7 @@ async def _run(settings: Settings) -> int:
         settle_heap()
         console = Console(
             service,
+            Posts(store),
             sys.stdout,
             DATA / "console",
             name,
@@ -97,13 +98,23 @@ async def _serve_platforms(settings: Settings, store: Store) -> int:
     """Telegram and Discord, whichever has a token, until SIGINT or SIGTERM; one timer
     loop for both, each timer's effects to the platform of its room."""
     service = GameService(store)
+    posts = Posts(store)  # what the doors keep of their messages: theirs, not the service's
     platforms: dict[str, Platform] = {}
     refused: dict[type[Exception], str] = {}
+
+    async def deliver(place: Place, effects: list[Effect]) -> None:
+        platform = platforms.get(place.platform)
+        if platform is None:
+            log.warning("timers: no %s here for a timer's effects", place.platform)
+            return
+        await platform.deliver(place, effects)
+
+    timer_loop = TimerLoop(service, deliver)
     if settings.telegram_token:
         from bot.doors.telegram.app import TelegramBot  # the console needs none of it
         from bot.doors.telegram.app import TokenRefused as TelegramRefused
 
-        platforms["telegram"] = TelegramBot(settings, service)
+        platforms["telegram"] = TelegramBot(settings, service, posts, timer_loop.wake)
         # another server's address that is wrong looks the same to the library
         also = ", and TELEGRAM_BASE_URL" if settings.telegram_base_url else ""
         refused[TelegramRefused] = (
@@ -114,25 +125,18 @@ async def _serve_platforms(settings: Settings, store: Store) -> int:
         from bot.doors.discord.app import DiscordBot
         from bot.doors.discord.app import TokenRefused as DiscordRefused
 
-        platforms["discord"] = DiscordBot(settings, service)
+        platforms["discord"] = DiscordBot(settings, service, posts, timer_loop.wake)
         refused[DiscordRefused] = (
             f"discord: DISCORD_TOKEN ({last_four(settings.discord_token)}) was refused"
             " ({error}); check it in the Developer Portal"
         )
-
-    async def deliver(place: Place, effects: list[Effect]) -> None:
-        platform = platforms.get(place.platform)
-        if platform is None:
-            log.warning("timers: no %s here for a timer's effects", place.platform)
-            return
-        await platform.deliver(place, effects)
 
     settle_heap()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signal in (SIGINT, SIGTERM):
         loop.add_signal_handler(signal, stop.set)
-    timers = asyncio.create_task(TimerLoop(service, deliver).run())
+    timers = asyncio.create_task(timer_loop.run())
     runs = [asyncio.create_task(p.run(stop)) for p in platforms.values()]
     resumes = [
         asyncio.create_task(_resume(name, platform, service))

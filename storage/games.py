@@ -22,7 +22,7 @@ from typing import Any
 
 from sqlalchemy import Connection, bindparam, delete, insert, select, update
 
-from storage.database import Database, first, rows
+from storage.database import Database, first, rows, scalar
 from storage.errors import Conflict, NotFound, StorageError
 from storage.schema import communities, game_hands, game_seats, games, moves, rooms
 from storage.timers import TimerPlan, apply_plan
@@ -116,6 +116,11 @@ class GameRepository:
         if row is None:
             raise NotFound(f"there is no game {game_id}")
         return GameRow(**row._mapping)
+
+    async def plies(self, game_id: int) -> int | None:
+        """How many moves of game ``game_id`` are saved (None: no such game); a look that
+        reads no snapshot."""
+        return await self._db.run(scalar, _PLIES, {"game_id": game_id})
 
     async def active_rooms(self, platform: str, community: str) -> list[str]:
         """The platform ids of a community's rooms with a game in the lobby or in play."""
@@ -264,6 +269,7 @@ class GameRepository:
 
 
 _BY_ID = select(games).where(games.c.id == bindparam("game_id"))
+_PLIES = select(games.c.plies).where(games.c.id == bindparam("game_id"))
 _ACTIVE_IN = select(games).where(
     games.c.room_id == bindparam("room_id"), games.c.status.in_(ACTIVE)
 )

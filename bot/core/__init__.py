@@ -7,6 +7,9 @@ nothing else of the core (an import-linter contract in pyproject.toml holds them
   ask.
 - :class:`Command` and the people and places in it; the effects that come back (``Say``,
   ``Board``, ``Hand``...), plain values for a door to deliver.
+- :class:`Posts`: what the doors keep in storage while they deliver (which message is a
+  room's board, which hand went out, the rooms of a tournament's tables); a door is given
+  one beside the service, and delivering never calls the service.
 - The registry's questions: which commands people use, which are in a menu, which ask
   the platform whether the person administers the room, how a button that sends one
   looks.
@@ -42,6 +45,7 @@ from bot.core.model import (
     TurnCall,
     private_to,
 )
+from bot.core.posts import Posts
 from bot.core.registry import Kind, Option, Spec, Style, asks_admin, style_of
 from bot.core.registry import menu as menu_commands
 from bot.core.registry import moves as move_commands
@@ -72,6 +76,7 @@ __all__ = [
     "Place",
     "Popup",
     "Post",
+    "Posts",
     "Reply",
     "Say",
     "Spec",

@@ -174,6 +174,9 @@ class Hand:
     table: Table
     text: str
     buttons: tuple[Button, ...] = ()
+    # the person asked for it (/hand, "My hand", a press of an earlier moment): a platform
+    # that can answers them where they asked (Discord: an answer only they see)
+    asked: bool = False
 
 
 @dataclass(frozen=True)
@@ -222,18 +225,16 @@ class TableToOpen:
 
     number: int
     title: str  # the room's name ("Mesa 3 · Ronda 1")
-    text: str  # the first message in it, calling its players (``mention``)
-    mention: tuple[Person, ...]
+    mention: tuple[Person, ...]  # its players, called in the tournament room's list
     line: str  # its line in the tournament room's list ("Mesa 3: Los Primos – Las Fieras")
 
 
 @dataclass(frozen=True)
 class OpenTables:
     """Open a room per table under the tournament's room (a Discord thread, a Telegram
-    forum topic, a console room). For each: post ``text`` there, then send the service
-    ``Command(table_place, SYSTEM, "table", (tournament id, round, number))`` and deliver
-    its effects in that room; then post ``text`` in the tournament room followed by each
-    table's ``line`` with a link to its room."""
+    forum topic, a console room) and note it (``Posts.table_opened``: the service then
+    makes the table's game there, calling its players); then post ``text`` in the
+    tournament room followed by each table's ``line`` with a link to its room."""
 
     tournament_id: int
     round: int
@@ -265,9 +266,9 @@ Effect = Say | Board | Hand | File | Picture | OpenTables | Elsewhere | TableTol
 
 
 def private_to(effect: Effect) -> Person | None:
-    """Who alone sees ``effect``; None for the room."""
+    """Who alone sees ``effect``; None for the room (and for what is no message: tables
+    to open, effects for another room, a result told)."""
     if isinstance(effect, Hand):
         return effect.person
-    if isinstance(effect, Board | OpenTables | Elsewhere | TableTold):
-        return None
-    return effect.private
+    private = getattr(effect, "private", None)
+    return private if isinstance(private, Person) else None

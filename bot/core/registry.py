@@ -245,7 +245,6 @@ _ALL = (
                          length=OPTIONS_LENGTH)),
          admin_asked=True, alone=True),
     Spec("timer", "timer", "timer", where=Where.INTERNAL, menu=False),
-    Spec("table", "table", "table", where=Where.INTERNAL, menu=False),
 )  # fmt: skip
 
 COMMANDS: dict[str, Spec] = {spec.name: spec for spec in _ALL}

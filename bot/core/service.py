@@ -1,6 +1,6 @@
-"""The game service: commands in, effects out, no platform library in sight; and the few
-questions the adapters ask it (where a room or game is, a person's legal moves, the
-room's board post, the shared send window).
+"""The game service: commands in, effects out, no platform library in sight; the timers
+it fires by itself; and the few questions the doors ask it (where a game is, the rooms of
+a community, a person's legal moves, the house rules offered as they type).
 
 One room's commands run one at a time (a lock per room in this process; across
 processes the stored game's version refuses a lost race, and the command is tried again
@@ -13,18 +13,20 @@ import asyncio
 import logging
 import os
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from bot.core import house_rules, standings, texts
 from bot.core.dispatch import dispatch
 from bot.core.handlers.lobby import DEFAULT_PRESET
-from bot.core.model import Command, Effect, Hand, Offer, Person, Place, Popup, Post, TableTold
+from bot.core.model import Command, Effect, Hand, Offer, Person, Place, Popup
+from bot.core.posts import BOARD, HAND
 from bot.core.seats import seat_of, seats_from
 from bot.core.session import SYSTEM, Desk, Refusal, open_session
 from bot.core.showing import command_for, keyed_moves, name_of
+from bot.core.tournament.rounds import REOPEN
 from engine.moves import Move
 from engine.presets import preset_names
 from engine.rules import Rules
@@ -42,13 +44,13 @@ TRIES = 3  # attempts at a command that lost a race with another process
 # The test suite sets DOMINO_STRICT=1: an unexpected exception inside handle then fails
 # the test instead of hiding behind "nothing changed" (production keeps answering).
 STRICT = os.environ.get("DOMINO_STRICT") == "1"
-BOARD = "board"  # the kind of the room's post the board is
-LOBBY = "lobby"  # the kind of the room's post a game's lobby is (Telegram edits it in place)
-HAND = "hand"  # the move the latest hand with moves to make went out at (a restart checks it)
+SETTLE_EVERY = timedelta(hours=1)  # how often results never written are looked for
+FIRED_KEPT = timedelta(days=1)  # fired timers' rows, kept a while for anyone looking into a game
 
 
 class GameService:
-    """Every command of BOT.md, from the lobby to the game's end, and the timers."""
+    """Every command of BOT.md, from the lobby to the game's end, and the timers; and the
+    few questions the doors ask (no room lock: a look at storage)."""
 
     def __init__(
         self,
@@ -62,8 +64,10 @@ class GameService:
         self.holder = holder or f"pid-{os.getpid()}-{secrets.token_hex(3)}"
         self.desk = Desk(store, seeds)  # each hand's deal from ``seeds`` (tests seed it)
         self._locks: dict[int, asyncio.Lock] = {}
+        self._settled_at: datetime | None = None  # when unwritten results were last looked for
+        self._expired_on: object = None  # the day results older than a year were last taken out
 
-    # ----- the door --------------------------------------------------------------------
+    # ----- commands in, effects out ------------------------------------------------------
 
     async def handle(self, command: Command) -> list[Effect]:
         """Answer ``command``; never raises: every failure becomes a popup."""
@@ -131,33 +135,29 @@ class GameService:
                     raise
         return [session.popup(texts.BUSY)]
 
-    async def fire(self, timer: Timer, place: Place) -> list[Effect]:
-        """Act on a due timer (already claimed by this process)."""
-        version = str(timer.version if timer.version is not None else "")
-        return await self.handle(
-            Command(place, SYSTEM, "timer", (timer.kind, version), game_id=timer.game_id)
-        )
+    # ----- the service acting by itself --------------------------------------------------
 
-    async def due_timers(self) -> list[Timer]:
-        """The timers due now that no process has claimed yet."""
-        return await self.store.timers.due(self.clock())
-
-    async def fire_timer(self, timer: Timer) -> tuple[Place, list[Effect]] | None:
-        """Claim ``timer`` for this process and act on it (None: another process has
-        it); where its effects go, and the effects."""
-        if not await self.store.timers.claim(timer.id, self.holder, self.clock()):
-            return None
-        place = await self.place_of_room(timer.room_id)
-        effects = await self.fire(timer, place)
-        await self.store.timers.fired(timer.id, self.holder, self.clock())
-        return place, effects
-
-    async def chores(self, fired_before: datetime) -> None:
-        """Once a day: results a year old leave the ratings, and the rows of timers fired
-        before ``fired_before`` go."""
+    async def fire_due(self) -> AsyncIterator[tuple[Place, list[Effect]]]:
+        """Fire the timers due now that no process holds (each is claimed first: one
+        process fires it), yielding where each one's effects go, and the effects. Then, at
+        the first call and hourly, the results of games that ended without them are
+        written (:meth:`settle`); once a day a result a year old leaves the ratings, and
+        the rows of timers fired a day before go."""
         now = self.clock()
-        await self.store.results.expire(now)
-        await self.store.timers.purge(fired_before)
+        for timer in await self.store.timers.due(now):
+            if not await self.store.timers.claim(timer.id, self.holder, self.clock()):
+                continue  # another process has it
+            place = await self._place_of_room(timer.room_id)
+            effects = await self.handle(_timer_command(timer, place))
+            await self.store.timers.fired(timer.id, self.holder, self.clock())
+            yield place, effects
+        if self._settled_at is None or now - self._settled_at >= SETTLE_EVERY:
+            await self.settle()  # at start, then hourly: not a query every second
+            self._settled_at = now
+        if self._expired_on != now.date():
+            await self.store.results.expire(now)
+            await self.store.timers.purge(now - FIRED_KEPT)
+            self._expired_on = now.date()
 
     async def resume(self, platform: str) -> list[tuple[Place, list[Effect]]]:
         """After a restart: the board, and the hand of the person to move, of every game
@@ -166,22 +166,23 @@ class GameService:
         board shows it but the hand with moves never went out. What was shown gets
         nothing: a second restart sends nothing again."""
         found: list[tuple[Place, list[Effect]]] = []
+        posts = self.store.posts
         for row in await self.store.games.playing_on(platform):
-            post = await self.store.posts.find(row.room_id, BOARD)
+            post = await posts.find(row.room_id, BOARD)
             kind = "resume"
             if post is not None and post.game_id == row.id and post.move_number == row.plies:
                 # the board shows the move: the hand of the person to move may still not
                 # have gone out (stopped between the two); it goes once, not at every restart
-                hand = await self.store.posts.find(row.room_id, HAND)
+                hand = await posts.find(row.room_id, HAND)
                 if hand is not None and hand.game_id == row.id and hand.move_number == row.plies:
                     continue
                 kind = "resume_hand"
-            place = await self.place_of_room(row.room_id)
+            place = await self._place_of_room(row.room_id)
             command = Command(place, SYSTEM, "timer", (kind, ""), game_id=row.id)
             found.append((place, await self.handle(command)))
         for tournament in await self.store.tournaments.running_on(platform):
-            place = await self.place_of_room(tournament.room_id)
-            command = Command(place, SYSTEM, "timer", ("tournament_reopen", str(tournament.id)))
+            place = await self._place_of_room(tournament.room_id)
+            command = Command(place, SYSTEM, "timer", (REOPEN, str(tournament.id)))
             effects = await self.handle(command)
             if effects:
                 found.append((place, effects))
@@ -203,17 +204,14 @@ class GameService:
             done += 1
         return done
 
-    # ----- questions of the adapters (no room lock; storage failures are raised) ---------
-
-    async def room_id(self, place: Place) -> int:
-        """Storage's id of the room at ``place`` (created on first sight)."""
+    async def room_gone(self, place: Place) -> None:
+        """The room was deleted, or the bot removed from it: its game ends without a
+        result (under the room's lock) and its board post is forgotten."""
+        await self._handle(Command(place, SYSTEM, "timer", ("gone", "")))
         _community, room = await self.desk.room(place, self.clock())
-        return room.id
+        await self.store.posts.drop(room.id, BOARD)
 
-    async def place_of_room(self, room_id: int) -> Place:
-        room = await self.store.people.room_by_id(room_id)
-        community = await self.store.people.community_by_id(room.community_id)
-        return Place(community.platform, community.platform_id, room.platform_id)
+    # ----- questions of the doors (no room lock; storage failures are raised) ------------
 
     async def place_of_game(self, game_id: int) -> Place | None:
         """Where game ``game_id`` is played; None if there is no such game."""
@@ -221,18 +219,12 @@ class GameService:
             row = await self.store.games.load(game_id)
         except NotFound:
             return None
-        return await self.place_of_room(row.room_id)
+        return await self._place_of_room(row.room_id)
 
     async def rooms_in(self, platform: str, community: str) -> list[Place]:
         """The rooms of a community with a game in the lobby or in play."""
         found = await self.store.games.active_rooms(platform, community)
         return [Place(platform, community, room) for room in found]
-
-    async def room_gone(self, place: Place) -> None:
-        """The room was deleted, or the bot removed from it: its game ends without a
-        result (under the room's lock) and its board post is forgotten."""
-        await self._handle(Command(place, SYSTEM, "timer", ("gone", "")))
-        await self.drop_board_post(place)
 
     async def offers(self, place: Place, person: Person) -> tuple[Offer, ...]:
         """``person``'s legal moves now, as their hand's buttons offer them, for
@@ -267,94 +259,34 @@ class GameService:
     ) -> tuple[tuple[str, str], ...]:
         """(label, value) a field of house rules offers as the person types ``typed``
         (``complete``: "options", "option" or "value", bot/core/registry.py; ``given``: the
-        command's other fields), from the rules in view (a look only, as ``offers``)."""
+        command's other fields), from the rules in view (a look only, as ``offers``): the
+        preset named with the room's house rules for it; none named, the game in the room,
+        else the room's preset."""
         preset = house_rules.preset_named(complete, typed, given)
-        rules = await self.rules_in_view(place, preset)
-        return house_rules.offered(complete, rules, typed, given, language(lang))
-
-    async def rules_in_view(self, place: Place, preset: str | None = None) -> Rules:
-        """The rules house rules are offered from: the preset named with the room's
-        house rules for it; none named, the game in the room, else the room's preset."""
         _community, room = await self.desk.room(place, self.clock())
+        rules: Rules | None = None
         if preset is None:
             row = self.desk.rows.get(room.id) or await self.store.games.active_in(room.id)
             if row is not None:
-                return Rules.from_record(row.snapshot["record"]["rules"])
-        if preset is None or preset not in preset_names():
-            preset = room.settings.get("preset", DEFAULT_PRESET)
-        return house_rules.room_rules(room.settings, preset)
+                rules = Rules.from_record(row.snapshot["record"]["rules"])
+        if rules is None:
+            if preset is None or preset not in preset_names():
+                preset = room.settings.get("preset", DEFAULT_PRESET)
+            rules = house_rules.room_rules(room.settings, preset)
+        return house_rules.offered(complete, rules, typed, given, language(lang))
 
-    async def board_post(self, place: Place) -> Post | None:
-        """Where the room's board message is (None: not posted, or forgotten)."""
-        found = await self.store.posts.find(await self.room_id(place), BOARD)
-        if found is None or found.game_id is None:
-            return None
-        return Post(found.game_id, found.message_id, found.move_number)
+    async def _place_of_room(self, room_id: int) -> Place:
+        room = await self.store.people.room_by_id(room_id)
+        community = await self.store.people.community_by_id(room.community_id)
+        return Place(community.platform, community.platform_id, room.platform_id)
 
-    async def keep_board_post(
-        self, place: Place, game_id: int, message_id: str, move_number: int | None = None
-    ) -> None:
-        """The room's board is now message ``message_id``, showing ``move_number``."""
-        room_id = await self.room_id(place)
-        now = self.clock()
-        await self.store.posts.keep(room_id, BOARD, game_id, message_id, now, move_number)
 
-    async def board_shown(self, place: Place, move_number: int) -> None:
-        """The room's board message shows move ``move_number`` now (edited in place): a
-        restarted process that finds it behind the game shows the board again."""
-        await self.store.posts.shown(await self.room_id(place), BOARD, move_number)
-
-    async def drop_board_post(self, place: Place) -> None:
-        await self.store.posts.drop(await self.room_id(place), BOARD)
-
-    async def hand_shown(self, place: Place, game_id: int, move_number: int) -> None:
-        """A hand with moves to make went out at ``move_number`` (a restart that finds the
-        board shown but not the hand sends the hand)."""
-        await self.store.posts.keep(
-            await self.room_id(place), HAND, game_id, "", self.clock(), move_number
-        )
-
-    async def hand_current(self, place: Place, game_id: int, move_number: int) -> bool:
-        """Whether a hand with moves made at ``move_number`` still plays: False once this
-        process saved a later move of the game (a hand a restart made, overtaken by a
-        press, would show tiles already played). A game it does not hold: True."""
-        row = self.desk.rows.get(await self.room_id(place))
-        return row is None or row.id != game_id or row.plies <= move_number
-
-    async def lobby_post(self, place: Place) -> Post | None:
-        """Where the room's latest lobby message is (None: none with live buttons)."""
-        found = await self.store.posts.find(await self.room_id(place), LOBBY)
-        if found is None or found.game_id is None:
-            return None
-        return Post(found.game_id, found.message_id, found.move_number)
-
-    async def keep_lobby_post(self, place: Place, game_id: int, message_id: str) -> None:
-        """The room's lobby is now message ``message_id`` (a restart edits the same)."""
-        await self.store.posts.keep(
-            await self.room_id(place), LOBBY, game_id, message_id, self.clock(), None
-        )
-
-    async def open_table(
-        self, place: Place, tournament_id: int, round_number: int, table: int
-    ) -> list[Effect]:
-        """The adapter opened ``place`` for a tournament's table: its game, there."""
-        args = (str(tournament_id), str(round_number), str(table))
-        return await self.handle(Command(place, SYSTEM, "table", args))
-
-    async def table_told(self, told: TableTold) -> None:
-        """A tournament table's result went out: a restart need not tell it again."""
-        await self.store.tournaments.set_table(
-            told.tournament_id, told.round, told.table, self.clock(), told=True
-        )
-
-    async def drop_lobby_post(self, place: Place) -> None:
-        await self.store.posts.drop(await self.room_id(place), LOBBY)
-
-    async def take_send(self, chat: str, limit: int, period: float, now: float) -> float:
-        """Count a group message to ``chat`` in the sliding window every process shares:
-        0 if fewer than ``limit`` went in the ``period`` seconds before ``now``, else how
-        long to wait (and nothing is counted)."""
-        return await self.store.sends.take(chat, limit, period, now)
+def _timer_command(timer: Timer, place: Place) -> Command:
+    """The internal command a due timer runs: ``timer <kind> <version> [<args>...]`` (a
+    tournament table's timer carries the table it opens, bot/core/posts.py)."""
+    version = str(timer.version if timer.version is not None else "")
+    more = tuple(str(a) for a in timer.payload.get("args", ()))
+    return Command(place, SYSTEM, "timer", (timer.kind, version, *more), game_id=timer.game_id)
 
 
 def _tile_of(move: Move) -> str:

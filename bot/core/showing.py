@@ -171,6 +171,7 @@ def hand_for(session: Session, loaded: Loaded, seat: int, person: Person | None 
             table_of(session, loaded, lang),
             describe_hand(view, names, lang),
             buttons,
+            asked=person is not None,
         )
     )
 

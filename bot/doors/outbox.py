@@ -33,12 +33,15 @@ class Outbox(Generic[T]):
         effect_of: Callable[[T], Effect],
         platform: str,
         merge: Callable[[T, T], T] | None = None,
+        done: Callable[[T], Awaitable[None]] | None = None,
     ) -> None:
         self._send = send
         self._effect_of = effect_of
         self._platform = platform
         # a skipped board handed on to the newer one: merge(skipped, newer) goes instead
         self._merge = merge
+        # told of each item once it is out of the queue: sent, failed, or skipped
+        self._done = done
         self._queues: dict[Lane, deque[tuple[Place, T]]] = {}
         self._workers: dict[Lane, asyncio.Task[None]] = {}
 
@@ -66,6 +69,7 @@ class Outbox(Generic[T]):
             if self._superseded(effect, queue):
                 tries = 0
                 self._hand_on(item, queue)
+                await self._out(item)
                 continue  # a newer board or hand of this game follows: it goes instead
             try:
                 await self._send(place, item)
@@ -83,8 +87,17 @@ class Outbox(Generic[T]):
             except Exception:  # one effect lost is a message, never a move: go on
                 log.exception("%s: delivering %s failed", self._platform, type(effect).__name__)
             tries = 0
+            await self._out(item)
         del self._queues[key]
         del self._workers[key]
+
+    async def _out(self, item: T) -> None:
+        if self._done is None:
+            return
+        try:
+            await self._done(item)
+        except Exception:  # what follows an update's answer is never worth a lost queue
+            log.exception("%s: after a delivery", self._platform)
 
     def _hand_on(self, item: T, queue: deque[tuple[Place, T]]) -> None:
         """A skipped board's moves go to the next board of its game in the queue."""

@@ -1,13 +1,16 @@
 """Fires the timers stored in the database when they fall due, in whichever process
-claims each one first; effects go to the adapter of the timer's room. Started with the
-bot, it first fires everything that fell due while no process was running."""
+claims each one first (``GameService.fire_due``); their effects go to the door of the
+timer's room. Started with the bot, it first fires everything that fell due while no
+process was running. :meth:`TimerLoop.wake` fires what is due at once instead of at the
+next poll (a tournament's tables, whose games are made by timers due the moment their
+rooms open)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from datetime import datetime, timedelta
+from contextlib import suppress
 
 from bot.core import Effect, GameService, Place, StorageError
 
@@ -15,8 +18,6 @@ log = logging.getLogger(__name__)
 
 Deliver = Callable[[Place, list[Effect]], Awaitable[None]]
 POLL_SECONDS = 1.0
-SETTLE_EVERY = timedelta(hours=1)
-FIRED_KEPT = timedelta(days=1)  # fired timers' rows, kept a while for anyone looking into a game
 
 
 class TimerLoop:
@@ -24,8 +25,7 @@ class TimerLoop:
         self.service = service
         self.deliver = deliver
         self.poll = poll
-        self._expired_on: object = None  # the day results older than a year were last taken out
-        self._settled_at: datetime | None = None  # when unwritten results were last looked for
+        self._woken = asyncio.Event()
 
     async def run(self) -> None:
         while True:
@@ -35,24 +35,18 @@ class TimerLoop:
                 log.warning("timers: %s", error)
             except Exception:
                 log.exception("timers: a tick failed")
-            await asyncio.sleep(self.poll)
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self._woken.wait(), self.poll)
+            self._woken.clear()
+
+    def wake(self) -> None:
+        """Fire what is due now, without waiting for the next poll."""
+        self._woken.set()
 
     async def tick(self) -> int:
         """Fire every timer due now; how many this process fired."""
-        service = self.service
         fired = 0
-        now = service.clock()
-        if self._settled_at is None or now - self._settled_at >= SETTLE_EVERY:
-            await service.settle()  # at start, then hourly: not a query every second
-            self._settled_at = now
-        if self._expired_on != now.date():  # once a day: a year-old result leaves the
-            await service.chores(now - FIRED_KEPT)  # rating, old fired timers go
-            self._expired_on = now.date()
-        for timer in await service.due_timers():
-            done = await service.fire_timer(timer)
-            if done is None:
-                continue  # another process has it
-            place, effects = done
+        async for place, effects in self.service.fire_due():
             fired += 1
             if effects:
                 await self.deliver(place, effects)

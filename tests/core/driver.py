@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from bot.core.model import Board, Button, Command, Effect, Hand, Person, Place, Say
+from bot.core.posts import Posts
 from bot.core.service import GameService
 from bot.doors.timer_loop import TimerLoop
 from storage.store import Store
@@ -68,6 +69,10 @@ class Room:
         effects = await self.service.handle(command)
         self.log += effects
         return effects
+
+    async def room_id(self) -> int:
+        """Storage's id of the room (what the doors' Posts find it by)."""
+        return await Posts(self.service.store).room_id(self.place)
 
     async def tick(self) -> list[Effect]:
         """Fire the timers that are due."""

@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy.exc import DataError, IntegrityError, OperationalError
 
 from bot.core.model import Command, Hand, Place, Popup, Say
+from bot.core.posts import Posts
 from bot.core.registry import COMMANDS
 from bot.core.service import GameService
 from bot.doors.delivery import Delivery
@@ -112,7 +113,7 @@ async def test_after_a_restart_the_room_sees_the_latest_move_once(store: Store) 
     [(_, effects)] = await fresh.resume("console")
     assert not boards(effects) and [type(e) for e in effects] == [Hand]
     assert effects[0].buttons and effects[0].move_number == latest.move_number
-    await fresh.hand_shown(room.place, 1, latest.move_number)  # as the delivery notes it
+    await Posts(store).hand_shown(room.place, 1, latest.move_number)  # as the delivery notes it
     # both went out: nothing to send again
     assert await GameService(store, clock=room.clock, seeds=seeded()).resume("console") == []
     # a move saved, then the process died before its board went out
@@ -128,7 +129,7 @@ async def test_after_a_restart_the_room_sees_the_latest_move_once(store: Store) 
     to_move = board.view.to_move
     assert [e.person.name for e in effects if isinstance(e, Hand)] == [["Ana", "Beto"][to_move]]
     await store.posts.shown(1, "board", board.move_number)
-    await fresh.hand_shown(room.place, 1, board.move_number)
+    await Posts(store).hand_shown(room.place, 1, board.move_number)
     assert await GameService(store, clock=room.clock).resume("console") == []
     assert await fresh.resume("telegram") == []
 
@@ -147,15 +148,15 @@ async def test_a_restarts_hand_overtaken_by_a_press_does_not_go_out(store: Store
     again = Room(fresh, room.clock)
     pressed = await again.press(made.person.name, made.buttons[0])
     assert boards(pressed)[0].move_number > made.move_number
-    fake = Fake()
-    delivery = Delivery(fake, fresh)
+    fake, posts = Fake(), Posts(store)
+    delivery = Delivery(fake, posts)
     await delivery.deliver(place, [made, *pressed])
     await delivery.idle()
     sent = [entry for entry in fake.log if entry[0] == "hand"]
     now = [e for e in pressed if isinstance(e, Hand) and e.buttons]
     assert now and [entry[2] for entry in sent] == [e.text for e in now]
-    assert await fresh.hand_current(place, 1, now[0].move_number)
-    assert not await fresh.hand_current(place, 1, made.move_number)
+    assert await posts.hand_current(place, 1, now[0].move_number)
+    assert not await posts.hand_current(place, 1, made.move_number)
 
 
 FAILURES = [

@@ -24,6 +24,7 @@ from bot.doors.telegram.app import menu_commands
 from lang import tr
 from storage.store import Store
 from tests.core.driver import Room
+from tests.doors.test_delivery import FakePosts
 
 ABOUT = "Greet the table"
 
@@ -75,7 +76,7 @@ async def test_the_console_lists_it_and_a_button_takes_its_style(
             return []
 
     out = io.StringIO()
-    console = Console(Service(), out, tmp_path, "Ana", "en")  # type: ignore[arg-type]
+    console = Console(Service(), FakePosts(), out, tmp_path, "Ana", "en")  # type: ignore[arg-type]
     await console.line("/help")
     assert f"/hello: {ABOUT}" in out.getvalue()
 

@@ -332,7 +332,7 @@ async def test_every_rule_that_differs_is_shown(store: Store, data: st.DataObjec
         return
     shown = lobby(effects)
     rules_said = said(await room.say("Ana", "/rules"))
-    row = await store.games.active_in(await room.service.room_id(room.place))
+    row = await store.games.active_in(await room.room_id())
     assert row is not None
     rules = Rules.from_record(row.snapshot["record"]["rules"])
     for name, value in rules.options().items():

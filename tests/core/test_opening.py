@@ -25,7 +25,7 @@ CHOICE = 20  # seconds (RULES.md)
 async def table(room: Room) -> Loaded:
     """The room's game as stored."""
     store = room.service.store
-    row = await store.games.active_in(await room.service.room_id(room.place))
+    row = await store.games.active_in(await room.room_id())
     assert row is not None
     return room.service.desk.loaded(row, keep=False)
 

@@ -1,10 +1,13 @@
-"""The service's queries for the adapters: no command, no room lock, plain answers."""
+"""The service's queries for the doors: no command, no room lock, plain answers; and what
+the doors keep in storage beside it (bot/core/posts.py)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 from bot.core.model import Hand, Offer, Post
+from bot.core.posts import Posts
+from bot.core.service import GameService
 from storage.store import Store
 from tests.core.driver import Room
 
@@ -36,51 +39,52 @@ async def test_no_game_no_offers_and_no_rooms(store: Store) -> None:
 
 async def test_board_posts_and_a_room_gone(store: Store) -> None:
     room = await Room.open(store)
-    service = room.service
+    service, posts = room.service, Posts(store, clock=room.clock)
     await room.say("Ana", "/new draw")
     await room.say("Beto", "/join")
     await room.say("Ana", "/begin")
-    row = await store.games.active_in(await service.room_id(room.place))
+    row = await store.games.active_in(await posts.room_id(room.place))
     assert row is not None
     assert await service.rooms_in(room.place.platform, room.place.community) == [
         room.place.__class__(room.place.platform, room.place.community, room.place.room)
     ]
-    assert await service.board_post(room.place) is None
-    await service.keep_board_post(room.place, row.id, "77", row.plies)
-    assert await service.board_post(room.place) == Post(row.id, "77", row.plies)
-    await service.board_shown(room.place, row.plies + 1)
-    assert await service.board_post(room.place) == Post(row.id, "77", row.plies + 1)
-    await service.drop_board_post(room.place)
-    assert await service.board_post(room.place) is None
-    await service.keep_board_post(room.place, row.id, "78")
+    assert await posts.board_post(room.place) is None
+    await posts.keep_board_post(room.place, row.id, "77", row.plies)
+    assert await posts.board_post(room.place) == Post(row.id, "77", row.plies)
+    await posts.board_shown(room.place, row.plies + 1)
+    assert await posts.board_post(room.place) == Post(row.id, "77", row.plies + 1)
+    await posts.drop_board_post(room.place)
+    assert await posts.board_post(room.place) is None
+    await posts.keep_board_post(room.place, row.id, "78")
     await service.room_gone(room.place)
-    assert await service.board_post(room.place) is None
+    assert await posts.board_post(room.place) is None
     assert await store.games.active_in(row.room_id) is None
     assert (await store.games.load(row.id)).status == "cancelled"
     assert await service.rooms_in(room.place.platform, room.place.community) == []
 
 
 async def test_take_send_counts_a_shared_window(store: Store) -> None:
-    room = await Room.open(store)
-    assert await room.service.take_send("-1", 2, 60.0, 1000.0) == 0
-    assert await room.service.take_send("-1", 2, 60.0, 1001.0) == 0
-    assert await room.service.take_send("-1", 2, 60.0, 1002.0) > 0
+    posts = Posts(store)
+    assert await posts.take_send("-1", 2, 60.0, 1000.0) == 0
+    assert await posts.take_send("-1", 2, 60.0, 1001.0) == 0
+    assert await posts.take_send("-1", 2, 60.0, 1002.0) > 0
 
 
 async def test_timers_fired_through_the_service(store: Store) -> None:
     room = await Room.open(store)
     await room.say("Ana", "/new draw")
     service = room.service
-    assert await service.due_timers() == []
+    assert [fired async for fired in service.fire_due()] == []
     room.clock.advance(16 * 60)  # the lobby nobody began
-    due = await service.due_timers()
-    assert [t.kind for t in due] == ["lobby"]
-    fired = await service.fire_timer(due[0])
-    assert fired is not None and fired[0] == room.place.__class__("console", "local", "mesa")
+    assert [t.kind for t in await store.timers.due(room.clock())] == ["lobby"]
+    other = GameService(store, clock=room.clock)  # another process, at the same moment
+    [fired] = [fired async for fired in service.fire_due()]
+    assert fired[0] == room.place.__class__("console", "local", "mesa")
     assert any("closed" in getattr(e, "text", "") for e in fired[1])
-    assert await service.fire_timer(due[0]) is None  # fired once, by one process
-    assert await service.due_timers() == []
-    await service.chores(room.clock())
+    assert [fired async for fired in other.fire_due()] == []  # fired once, by one process
+    assert await store.timers.due(room.clock()) == []
+    room.clock.advance(24 * 3600)  # the next day: the fired timers' rows go
+    assert [fired async for fired in service.fire_due()] == []
     assert await store.timers.pending(1) == []
 
 

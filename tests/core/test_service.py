@@ -135,7 +135,7 @@ async def test_nobody_but_the_service_fires_a_timer(store: Store) -> None:
     await room.say("Ana", "/new draw")
     await room.say("Beto", "/join")
     await room.say("Ana", "/begin")
-    game = await store.games.active_in(await room.service.room_id(room.place))
+    game = await store.games.active_in(await room.room_id())
     assert game is not None
     for args in (("idle", ""), ("lobby", ""), ("turn", str(game.version)), ()):
         forged = Button("x", " ".join(("timer", *args)), game.id, None)

@@ -26,7 +26,7 @@ from engine.rules import Rules
 from engine.views import View, view_of
 from storage.store import Store
 from tests.core.driver import Room, boards, hands_for
-from tests.doors.test_delivery import Fake, Service, deliver, no_drawing  # noqa: F401 (autouse)
+from tests.doors.test_delivery import Fake, FakePosts, deliver, no_drawing  # noqa: F401 (autouse)
 
 TILE = re.compile(r"\b\d+-\d+\b")
 
@@ -200,8 +200,8 @@ def board(move: int, text: str, game: int = 1, **extra: object) -> Board:
 
 
 async def test_a_hand_end_board_is_never_skipped_and_the_next_hand_is_a_new_post() -> None:
-    fake, service = Fake(), Service()
-    delivery = Delivery(fake, service)
+    fake, posts = Fake(), FakePosts()
+    delivery = Delivery(fake, posts)
     await deliver(
         delivery,
         board(1, "Ana plays 6-6.", story=("Ana plays 6-6.",)),
@@ -218,13 +218,13 @@ async def test_a_hand_end_board_is_never_skipped_and_the_next_hand_is_a_new_post
         ("post", "Ana plays 5-5.\nBeto passes.\nAna, your turn", "103"),
     ]
     # a restarted process too keeps the hand's end as it is
-    service2 = Service()
+    posts2 = FakePosts()
     first = Fake()
-    await deliver(Delivery(first, service2), board(7, "end", hand_end=True))
+    await deliver(Delivery(first, posts2), board(7, "end", hand_end=True))
     again = Fake()
-    await deliver(Delivery(again, service2), board(8, "next"))
+    await deliver(Delivery(again, posts2), board(8, "next"))
     assert again.log == [("post", "next", "101")]
-    await deliver(Delivery(again, service2), board(9, "on"))
+    await deliver(Delivery(again, posts2), board(9, "on"))
     assert again.log[-1] == ("edit", "on", "101")  # within a hand, edited in place
 
 

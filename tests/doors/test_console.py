@@ -14,6 +14,7 @@ from bot.core import registry
 from bot.core.model import Command, Effect, Reply
 from bot.doors.console import PROMPT, Console
 from lang import tr
+from tests.doors.test_delivery import FakePosts
 
 MOVE = re.compile(r"→ (/(?:play|draw|pass|end)\b.*)$")
 
@@ -140,7 +141,7 @@ class _Service:
 
 async def test_help_lists_every_command_of_the_registry(tmp_path: Path) -> None:
     out = io.StringIO()
-    console = Console(_Service(), out, tmp_path, "Ana", "pt")  # type: ignore[arg-type]
+    console = Console(_Service(), FakePosts(), out, tmp_path, "Ana", "pt")  # type: ignore[arg-type]
     await console.line("/help")
     shown = out.getvalue()
     assert "What can be done now." in shown  # the service's answer, as before

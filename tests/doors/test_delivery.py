@@ -1,6 +1,7 @@
-"""The shared delivery core, through a fake platform and a fake service: the board edited
-in place, posted anew when buried or asked for (the old one deleted), its post remembered
-by the service (so a new delivery object, as after a restart, edits the same message), a
+"""The shared delivery core, through a fake platform and a fake of the doors' Posts: the
+board edited in place, posted anew when buried or asked for (the old one deleted), its
+post remembered in the Posts (so a new delivery object, as after a restart, edits the
+same message), a
 person told once per game to open their private messages, a superseded board dropped,
 turn calls folded into the board, each kind of effect to its own primitive, retries."""
 
@@ -18,6 +19,7 @@ from bot.core.model import (
     File,
     Hand,
     Lobby,
+    OpenTables,
     Person,
     Picture,
     Place,
@@ -25,10 +27,13 @@ from bot.core.model import (
     Post,
     Reply,
     Say,
+    TableToOpen,
     TurnCall,
 )
 from bot.doors import pictures
-from bot.doors.delivery import Delivery, Pause, Platform, backoff, retry
+from bot.doors.delivery import Delivery
+from bot.doors.platform import Platform
+from bot.doors.retry import Pause, backoff, retry
 
 ROOM = Place("fake", "-1", "-1")
 ANA = Person("11", "Ana", "en")
@@ -40,13 +45,14 @@ def no_drawing(monkeypatch: pytest.MonkeyPatch) -> None:
     async def png(effect: object) -> bytes:
         return b"png"
 
-    for name in ("board_png", "hand_png", "leaderboard_png"):
+    for name in ("board_png", "hand_png", "picture_png"):
         monkeypatch.setattr(pictures, name, png, raising=False)
 
 
 @dataclass
-class Service:
-    """The service's memory of board posts (board_post, keep_board_post, board_shown)."""
+class FakePosts:
+    """The doors' memory of board posts (board_post, keep_board_post, board_shown), as
+    bot/core/posts.py keeps it in storage."""
 
     posts: dict[Place, Post] = field(default_factory=dict)
     plies: dict[int, int] = field(default_factory=dict)  # game: its moves saved so far
@@ -158,26 +164,26 @@ async def deliver(delivery: Delivery[str], *effects: Effect, origin: str | None 
 
 
 async def test_the_board_is_edited_in_place_and_the_service_remembers_it() -> None:
-    fake, service = Fake(), Service()
-    delivery = Delivery(fake, service)
+    fake, posts = Fake(), FakePosts()
+    delivery = Delivery(fake, posts)
     await deliver(delivery, board(1))
     await deliver(delivery, board(2))
     assert fake.log == [("post", "board 1", "101"), ("edit", "board 2", "101")]
-    assert service.posts[ROOM] == Post(1, "101", 2)
+    assert posts.posts[ROOM] == Post(1, "101", 2)
 
 
 async def test_a_new_delivery_edits_the_board_the_service_remembers() -> None:
-    service = Service()
-    await deliver(Delivery(Fake(), service), board(1))
-    again = Fake()  # a restarted process: nothing in memory but what the service keeps
-    await deliver(Delivery(again, service), board(2))
+    posts = FakePosts()
+    await deliver(Delivery(Fake(), posts), board(1))
+    again = Fake()  # a restarted process: nothing in memory but what the Posts keep
+    await deliver(Delivery(again, posts), board(2))
     assert again.log == [("edit", "board 2", "101")]
 
 
 async def test_a_buried_board_is_posted_anew_and_the_old_one_deleted() -> None:
     for numbered in (True, False):
-        fake, service = Fake(numbered), Service()
-        delivery = Delivery(fake, service)
+        fake, posts = Fake(numbered), FakePosts()
+        delivery = Delivery(fake, posts)
         await deliver(delivery, board(1))
         for i in range(3):  # as many as the platform's limit: still in view
             delivery.seen(ROOM.room, 102 + i)
@@ -186,30 +192,30 @@ async def test_a_buried_board_is_posted_anew_and_the_old_one_deleted() -> None:
         delivery.seen(ROOM.room, 105)  # one more: out of view
         await deliver(delivery, board(3))
         assert fake.log[-2:] == [("delete", "101"), ("post", "board 3", "102")], numbered
-        assert service.posts[ROOM] == Post(1, "102", 3)
+        assert posts.posts[ROOM] == Post(1, "102", 3)
         await deliver(delivery, board(4))  # the new one is at the bottom now
         assert fake.log[-1] == ("edit", "board 4", "102"), numbered
 
 
 async def test_the_bots_own_messages_bury_the_board_too() -> None:
     fake = Fake(numbered=False)
-    delivery = Delivery(fake, Service())
+    delivery = Delivery(fake, FakePosts())
     await deliver(delivery, board(1), *(Say(f"say {i}") for i in range(4)))
     await deliver(delivery, board(2))
     assert fake.log[-2:] == [("delete", "101"), ("post", "board 2", "106")]
 
 
 async def test_a_board_asked_for_is_posted_anew() -> None:
-    fake, service = Fake(), Service()
-    delivery = Delivery(fake, service)
+    fake, posts = Fake(), FakePosts()
+    delivery = Delivery(fake, posts)
     await deliver(delivery, board(1))
     await deliver(delivery, board(1, repost=True))
     assert fake.log[-2:] == [("delete", "101"), ("post", "board 1", "102")]
 
 
 async def test_a_board_deleted_by_someone_is_posted_anew() -> None:
-    fake, service = Fake(), Service()
-    delivery = Delivery(fake, service)
+    fake, posts = Fake(), FakePosts()
+    delivery = Delivery(fake, posts)
     await deliver(delivery, board(1))
     fake.gone.add("101")
     await deliver(delivery, board(2))
@@ -217,8 +223,8 @@ async def test_a_board_deleted_by_someone_is_posted_anew() -> None:
 
 
 async def test_another_games_board_is_left_where_it_is() -> None:
-    fake, service = Fake(), Service()
-    delivery = Delivery(fake, service)
+    fake, posts = Fake(), FakePosts()
+    delivery = Delivery(fake, posts)
     await deliver(delivery, board(9, game=1, final=True))
     await deliver(delivery, board(1, game=2))
     assert fake.log == [("post", "board 9", "101"), ("post", "board 1", "102")]
@@ -226,7 +232,7 @@ async def test_another_games_board_is_left_where_it_is() -> None:
 
 async def test_a_superseded_board_is_dropped() -> None:
     fake = Fake()
-    delivery = Delivery(fake, Service())
+    delivery = Delivery(fake, FakePosts())
     await deliver(delivery, board(1), Say("between"), board(2), board(3))
     assert fake.log == [("room", "between"), ("post", "board 3", "102")]
 
@@ -235,8 +241,8 @@ async def test_a_hand_the_game_moved_past_is_not_sent() -> None:
     """A hand with buttons made at move 2 of a game now at move 3 (a restart's hand that a
     press overtook) stays unsent; the hand of move 3, another game's, and a hand with no
     buttons to press (the tiles at the deal) go."""
-    fake, service = Fake(), Service(plies={1: 3})
-    delivery = Delivery(fake, service)
+    fake, posts = Fake(), FakePosts(plies={1: 3})
+    delivery = Delivery(fake, posts)
     dealt = replace(hand(0), buttons=(), text="dealt")
     await deliver(delivery, dealt)
     await deliver(delivery, hand(2), hand(3, BETO), replace(hand(2, game=2), text="game 2"))
@@ -247,7 +253,7 @@ async def test_a_hand_the_game_moved_past_is_not_sent() -> None:
 
 async def test_a_person_is_told_once_per_game_to_open_their_private_messages() -> None:
     fake = Fake(closed=("11",))
-    delivery = Delivery(fake, Service())
+    delivery = Delivery(fake, FakePosts())
     await deliver(delivery, board(1), hand(1), hand(2, BETO))
     await deliver(delivery, board(2), hand(2), Reply("only for Ana", private=ANA))
     asks = [entry for entry in fake.log if entry[0] == "ask"]
@@ -267,7 +273,7 @@ async def test_turn_calls_are_folded_into_the_board_when_the_hand_reaches_them()
             return self.closed
 
     fake = Knowing(closed=("22",))
-    delivery = Delivery(fake, Service())
+    delivery = Delivery(fake, FakePosts())
     calls = (TurnCall("Ana, your turn", mention=(ANA,)), TurnCall("Beto!", mention=(BETO,)))
     said = Say("Ana played 6-4", mention=(ANA,))  # not a turn call: it stays a message
     await deliver(delivery, board(1), hand(1), hand(1, BETO), said, *calls)
@@ -278,7 +284,7 @@ async def test_turn_calls_are_folded_into_the_board_when_the_hand_reaches_them()
 
 async def test_each_kind_goes_to_its_primitive() -> None:
     fake = Fake()
-    delivery = Delivery(fake, Service())
+    delivery = Delivery(fake, FakePosts())
     leaderboard = Picture("Top", (), "Top: nobody")
     await deliver(
         delivery,
@@ -312,7 +318,7 @@ async def test_a_room_closed_to_the_bot_is_the_platforms_to_handle() -> None:
             return isinstance(error, PermissionError)
 
     fake = Closed()
-    await deliver(Delivery(fake, Service()), Say("hello"), board(1), origin="press")
+    await deliver(Delivery(fake, FakePosts()), Say("hello"), board(1), origin="press")
     assert fake.log == [("shut out", "PermissionError", "press"), ("post", "board 1", "101")]
 
 
@@ -351,3 +357,86 @@ async def test_retries_wait_as_the_platform_says(monkeypatch: pytest.MonkeyPatch
     # a wait the platform asked for is waited out even after the last try
     assert await retry(failing(*[OverflowError()] * 3), classify, 3) == "sent"  # type: ignore[arg-type]
     assert waits == [2, 2, 2]
+
+
+@dataclass(frozen=True)
+class Applause:
+    """A kind of effect the delivery core has no way of its own for."""
+
+    text: str
+
+
+async def test_a_new_kind_of_effect_goes_to_the_platform_method_of_its_name() -> None:
+    class Clapping(Fake):
+        async def applause(self, place: Place, applause: Applause, origin: str | None) -> str:
+            self.log.append(("applause", applause.text, str(origin)))
+            return self._new()
+
+    fake = Clapping()
+    await deliver(Delivery(fake, FakePosts()), Applause("bravo"), origin="press")  # type: ignore[arg-type]
+    assert fake.log == [("applause", "bravo", "press")]
+
+
+async def test_the_platform_hears_once_when_an_updates_effects_went_out() -> None:
+    """Every effect of an update out (a board dropped for a newer one counts as out), then
+    the platform told, once; an update with nothing to deliver is told at once."""
+
+    class Listening(Fake):
+        async def delivered(self, origin: str) -> None:
+            self.log.append(("delivered", origin))
+
+    fake = Listening()
+    delivery = Delivery(fake, FakePosts())
+    await deliver(delivery, board(1), hand(1), board(2), Popup("no", private=ANA), origin="one")
+    assert fake.log[-1] == ("delivered", "one")
+    assert [e for e in fake.log if e[0] == "delivered"] == [("delivered", "one")]
+    assert ("post", "board 2", "101") in fake.log  # board 1 gave way to board 2
+    await deliver(delivery, origin="two")
+    assert fake.log[-1] == ("delivered", "two")
+    await deliver(delivery, Say("a timer's word"))  # no update: nobody to tell
+    assert fake.log[-1] == ("room", "a timer's word")
+
+
+async def test_turn_calls_stay_where_every_hand_is_seen_by_the_room() -> None:
+    class OneScreen(Fake):
+        notifies_privately = False
+
+    fake = OneScreen()
+    await deliver(Delivery(fake, FakePosts()), board(1), hand(1), TurnCall("Ana!", mention=(ANA,)))
+    assert ("post", "board 1", "101") in fake.log
+    assert ("room", "Ana!", "Ana") in fake.log
+
+
+async def test_a_rounds_tables_get_rooms_noted_for_the_service_never_asked_of_it() -> None:
+    """Each table's room opened and noted in the doors' Posts (the service makes the game
+    there by a timer, and calls its players); the timer loop woken; the list with links,
+    calling every player, in the tournament's room. The delivery core has no service to
+    call."""
+
+    class Rooms(Fake):
+        async def open_room(self, place: Place, title: str, key: str) -> Place | None:
+            self.log.append(("open", title, key))
+            return None if key == "r1-t2" else replace(place, room=key)
+
+        def link(self, place: Place) -> str:
+            return f"<{place.room}>"
+
+    class Noting(FakePosts):
+        def __init__(self) -> None:
+            super().__init__()
+            self.opened: list[tuple[str, int, int, int]] = []
+
+        async def table_opened(self, place: Place, tournament: int, round: int, table: int) -> None:
+            self.opened.append((place.room, tournament, round, table))
+
+    fake, posts, woken = Rooms(), Noting(), []
+    tables = tuple(TableToOpen(n, f"Table {n}", (ANA,), f"Table {n}: A-B") for n in (1, 2))
+    delivery = Delivery(fake, posts, lambda: woken.append(True))
+    await deliver(delivery, OpenTables(7, 1, tables, "Round 1"))
+    assert posts.opened == [("r1-t1", 7, 1, 1)]  # table 2 got no room: nothing to note
+    assert woken == [True]
+    assert fake.log == [
+        ("open", "Table 1", "r1-t1"),
+        ("open", "Table 2", "r1-t2"),
+        ("room", "Round 1\nTable 1: A-B → <r1-t1>\nTable 2: A-B", "Ana", "Ana"),
+    ]

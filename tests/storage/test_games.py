@@ -47,6 +47,7 @@ async def test_a_save_names_its_version_and_appends_to_the_log(store: Store, roo
     loaded = await store.games.load(game.id)
     assert (loaded.version, loaded.plies, loaded.status) == (2, 2, "playing")
     assert loaded.snapshot == snapshot
+    assert await store.games.plies(game.id) == 2 and await store.games.plies(game.id + 100) is None
     log = await store.games.log(game.id)
     assert [(m.ply, m.hand, m.move) for m in log] == [(0, 0, "0: 6-6"), (1, 0, "1: 6-5 on 6-6")]
     with pytest.raises(Conflict):

@@ -1,6 +1,6 @@
 """The service acting by itself (the internal ``timer`` command): warnings, automatic
 moves and takeovers, next hands, expired lobbies and idle games, the game clock, a game
-shown again after a restart, a room that is gone."""
+shown again after a restart, a room that is gone, a tournament's table given its game."""
 
 from __future__ import annotations
 
@@ -20,7 +20,10 @@ from lang import tr
 @handles("timer")
 async def timer(session: Session) -> None:
     """A timer of the room's game fell due (or the service acts for a restart or a room gone)."""
-    kind, version = session.args
+    kind, version, *more = session.args
+    if kind == tables.OPEN_TIMER:  # a door opened this room for a tournament's table
+        await tables.open_table(session, more)
+        return
     if kind == ROUND_TIMER:  # a tournament's break is over: its next round
         await tournament.round_timer(session)
         return

@@ -116,35 +116,42 @@ async def tables_to_open(
     number: int,
     tables: list[tuple[int, tuple[tuple[int, ...], tuple[int, ...]]]],
 ) -> list[TableToOpen]:
-    """What an adapter needs to open each table's room and call its players."""
+    """What a door needs to open each table's room and list it in the tournament's room
+    (its players are called there with its game, once the room is noted: tables.py)."""
     lang = session.lang
     found: list[TableToOpen] = []
     for table, (a, b) in tables:
         names_a, names_b = event.side_name(a), event.side_name(b)
-        mentions = await people_of(session, event, (a, b))
         found.append(
             TableToOpen(
                 number=table,
                 title=tr(lang, words.TABLE_TITLE, table=table, round=number),
-                text=tr(
-                    lang,
-                    words.TABLE_CALL,
-                    table=table,
-                    round=number,
-                    a=names_a,
-                    b=names_b,
-                    names=", ".join(p.name for p in mentions),
-                    minutes=words.minutes(lang, event.settings.grace_minutes),
-                )
-                if mentions  # a table of computers only begins at once: nobody is called
-                else tr(
-                    lang, words.TABLE_OF_COMPUTERS, table=table, round=number, a=names_a, b=names_b
-                ),
-                mention=tuple(mentions),
+                mention=tuple(await people_of(session, event, (a, b))),
                 line=tr(lang, words.TABLE_LINE, table=table, a=names_a, b=names_b),
             )
         )
     return found
+
+
+def table_call(session: Session, event: Event, table: Table, people: list[Person]) -> Say:
+    """The table's players called at its room; a table of computers only begins at once:
+    nobody is called."""
+    lang = session.lang
+    a, b = event.side_name(table.sides[0]), event.side_name(table.sides[1])
+    if not people:
+        return Say(tr(lang, words.TABLE_OF_COMPUTERS, table=table.number, round=table.round,
+                      a=a, b=b))  # fmt: skip
+    said = tr(
+        lang,
+        words.TABLE_CALL,
+        table=table.number,
+        round=table.round,
+        a=a,
+        b=b,
+        names=", ".join(p.name for p in people),
+        minutes=words.minutes(lang, event.settings.grace_minutes),
+    )
+    return Say(said, mention=tuple(people))
 
 
 async def reopen(session: Session, event: Event) -> list[Effect]:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.model import Command, Effect, Elsewhere, OpenTables, Person, Place, TableTold
+from bot.core.posts import Posts
 from bot.core.service import GameService
 from bot.core.tournament.model import FORMATS
 from bot.core.tournament.rounds import current
@@ -49,6 +50,8 @@ class Simulator:
         self.service = GameService(
             store, clock=lambda: self.now, holder="simulator", seeds=lambda: seeds.randrange(2**62)
         )
+        # what a door keeps: here, the tables' rooms and the results told
+        self.posts = Posts(store, clock=lambda: self.now)
         self.said: list[str] = []
         self.tournament: int | None = None
 
@@ -57,22 +60,28 @@ class Simulator:
         await self.deliver(place, effects)
 
     async def deliver(self, place: Place, effects: list[Effect]) -> None:
-        """What an adapter does with the effects that matter here: rooms for tables,
-        effects for other rooms; the rest is text nobody reads (kept for errors)."""
+        """What a door does with the effects that matter here: rooms for tables (their
+        games made at once, by their timers), effects for other rooms; the rest is text
+        nobody reads (kept for errors)."""
         for effect in effects:
             if isinstance(effect, OpenTables):
                 for table in effect.tables:
                     room = Place("console", "simulator", f"r{effect.round}t{table.number}")
-                    made = await self.service.open_table(
+                    await self.posts.table_opened(
                         room, effect.tournament_id, effect.round, table.number
                     )
-                    await self.deliver(room, made)
+                await self.fire()
             elif isinstance(effect, Elsewhere):
                 await self.deliver(effect.place, list(effect.effects))
             elif isinstance(effect, TableTold):
-                await self.service.table_told(effect)
+                await self.posts.table_told(effect)
             elif hasattr(effect, "text"):
                 self.said.append(str(effect.text))
+
+    async def fire(self) -> None:
+        """The timers due now, their effects delivered."""
+        async for fired in self.service.fire_due():
+            await self.deliver(*fired)
 
     async def run(self) -> Event:
         plan = self.plan
@@ -94,10 +103,7 @@ class Simulator:
             if event.row.status in ("finished", "cancelled"):
                 return event
             self.now += step
-            for timer in await self.service.due_timers():
-                fired = await self.service.fire_timer(timer)
-                if fired is not None:
-                    await self.deliver(*fired)
+            await self.fire()
         raise RuntimeError("the simulated tournament did not end: " + " | ".join(self.said[-5:]))
 
     async def event(self) -> Event:

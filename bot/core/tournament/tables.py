@@ -4,18 +4,19 @@ after the grace time, a forfeit or substitutes), and its result written when it 
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Sequence
 from datetime import timedelta
 
 from bot.core.model import Effect, Place
 from bot.core.progress import close
-from bot.core.registry import handles
 from bot.core.saving import save
 from bot.core.seats import Seat, seats_json
 from bot.core.session import Loaded, Refusal, Session
 from bot.core.showing import lobby_of, name_of
 from bot.core.tournament import words
 from bot.core.tournament.model import Table
-from bot.core.tournament.rounds import at, elsewhere, table_done
+from bot.core.tournament.rounds import at, elsewhere, people_of, table_call, table_done
 from bot.core.tournament.state import Event, load_id
 from engine.errors import DominoError
 from engine.game import Game
@@ -23,6 +24,11 @@ from engine.record import new_record
 from engine.rules import Rules
 
 GRACE_TIMER = "grace"  # the table's seats not taken by then: a forfeit (or substitutes)
+# A door opened a table's room (bot/core/posts.py): the table's game is made there at once,
+# by whichever process fires it (one that stopped meanwhile leaves it to the next).
+OPEN_TIMER = "table"
+
+log = logging.getLogger(__name__)
 
 
 def of_table(loaded: Loaded) -> dict[str, int] | None:
@@ -71,23 +77,23 @@ async def seats_for(session: Session, event: Event, table: Table, rules: Rules) 
     return seats
 
 
-@handles("table")
-async def open_table(session: Session) -> None:
-    """The adapter opened a room for a table (internal): make its game there, the seats
-    kept for the paired players, and call them."""
+async def open_table(session: Session, args: Sequence[str]) -> None:
+    """A door opened this room for a table (its ``table`` timer, due at once: tournament,
+    round, table): make its game here, the seats kept for the paired players."""
     async with session.desk.tournament_lock(session.community.id):
-        await make_table(session)
+        await make_table(session, args)
 
 
-async def make_table(session: Session) -> None:
-    tid, number_of_round, number = (int(a) for a in session.args[:3])
+async def make_table(session: Session, args: Sequence[str]) -> None:
+    tid, number_of_round, number = (int(a) for a in args[:3])
     repo, store = session.store.tournaments, session.store
     event = await load_id(store, tid)
     table = event.table(number_of_round, number)
     if table.game_id is not None:
-        return  # opened already (the same request delivered again)
-    if await session.active() is not None:
-        raise Refusal(words.JUDGES_RUN_IT)
+        return  # opened already (the same timer fired again)
+    if await session.active() is not None:  # a game of the room's own: the judges decide
+        log.warning("table %d of round %d: its room has a game already", number, number_of_round)
+        return
     rules = rules_of(event)
     seats = await seats_for(session, event, table, rules)
     absent = [i for i, s in enumerate(seats) if s.user is not None]
@@ -103,6 +109,8 @@ async def make_table(session: Session) -> None:
         tid, number_of_round, number, room_id=session.room.id, game_id=row.id, status="playing"
     )
     loaded = session.desk.loaded(row)
+    people = await people_of(session, event, table.sides)
+    session.effects.append(table_call(session, event, table, people))
     if not absent:  # computers only (the simulator): the game begins at once
         await begin_table(session, loaded, event)
         return

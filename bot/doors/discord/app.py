@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
 
@@ -33,23 +34,19 @@ from bot.core import (
     Board,
     Command,
     Effect,
-    File,
     GameService,
     Hand,
     Option,
-    Picture,
     Place,
-    Popup,
-    Say,
+    Posts,
     StorageError,
-    private_to,
 )
-from bot.doors import pictures, texts
+from bot.doors import texts
 from bot.doors.buttons import DISCORD, PAGE, SELECT, Pressed
 from bot.doors.config import Settings
 from bot.doors.discord.autocomplete import HOUSE_RULES, offered, rule_choices
 from bot.doors.discord.commands import CatalogTranslator, alone_commands, domino_command
-from bot.doors.discord.components import DYNAMIC_ITEMS, buttons_view, data_of, hand_view, is_ours
+from bot.doors.discord.components import DYNAMIC_ITEMS, data_of, hand_view, is_ours
 from bot.doors.discord.delivery import DiscordDelivery, mentioning
 from bot.doors.discord.places import PLATFORM, person_of, place_of, room_place
 from bot.doors.patience import pause_or_stop
@@ -84,7 +81,13 @@ class DominoClient(discord.AutoShardedClient):
 
 
 class DiscordBot:
-    def __init__(self, settings: Settings, service: GameService) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        service: GameService,
+        posts: Posts,
+        wake: Callable[[], None] | None = None,
+    ) -> None:
         self.settings = settings
         self.service = service
         _point_at(settings)
@@ -105,7 +108,7 @@ class DiscordBot:
         )
         self.tree = app_commands.CommandTree(self.client)
         self.tree.on_error = self.on_command_error  # type: ignore[method-assign]
-        self.delivery = DiscordDelivery(self.client, service)
+        self.delivery = DiscordDelivery(self.client, posts, wake)
         self.ready = asyncio.Event()
         client = self.client
         client.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -197,10 +200,7 @@ class DiscordBot:
             await self.delivery.ephemeral(interaction, tr(person.locale, texts.GROUPS_ONLY))
             return
         effects = await self.service.handle(Command(place, person, action, args))
-        answered = await self._answer(interaction, place, effects, action)
-        if not answered:
-            with suppress(discord.HTTPException):
-                await interaction.delete_original_response()
+        await self.delivery.deliver(place, effects, interaction)
 
     async def on_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -310,7 +310,7 @@ class DiscordBot:
             # pressed on the room's board, "Next hand", leaves the board to its new edit)
             with suppress(discord.HTTPException):
                 await interaction.edit_original_response(view=None)
-        await self._answer(interaction, place, effects, words[0])
+        await self.delivery.deliver(place, effects, interaction)
 
     async def _place_of_press(
         self, interaction: discord.Interaction[Any], pressed: Pressed
@@ -362,41 +362,6 @@ class DiscordBot:
                 text, ephemeral=True, allowed_mentions=mentioning()
             )
 
-    async def _answer(
-        self,
-        interaction: discord.Interaction[Any],
-        place: Place,
-        effects: list[Effect],
-        action: str,
-    ) -> bool:
-        """Send the acting person's private effects as answers only they see, and the rest
-        on their way; whether anything answered them."""
-        me = str(interaction.user.id)
-        mine: list[Effect] = []
-        rest: list[Effect] = []
-        # their hand is answered here when they asked for it, or when their press was of an
-        # earlier moment ("here is how things are now")
-        asked = action == "hand" or any(isinstance(e, Popup) and e.stale for e in effects)
-        for effect in effects:
-            (mine if _for_asker(effect, me, asked) else rest).append(effect)
-        for effect in mine:
-            if isinstance(effect, Hand):
-                self.delivery.asked_for_hand(effect)
-                png = await pictures.hand_png(effect)
-                view = hand_view(effect.buttons, effect.game_id, effect.move_number)
-                await self.delivery.ephemeral(interaction, effect.text, png, "hand.png", view)
-            elif isinstance(effect, Say):
-                await self.delivery.ephemeral(
-                    interaction, effect.text, view=buttons_view(effect.buttons)
-                )
-            elif isinstance(effect, Picture):
-                png = await pictures.picture_png(effect)
-                await self.delivery.ephemeral(interaction, effect.text, png, effect.name)
-            elif isinstance(effect, File):
-                await self.delivery.ephemeral(interaction, effect.text, effect.data, effect.name)
-        await self.delivery.deliver(place, rest, interaction)
-        return bool(mine)
-
     # ----- gateway events ---------------------------------------------------------------
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -436,17 +401,6 @@ class DiscordBot:
         except StorageError as error:
             log.warning("discord: the game of a deleted room was left to its timer: %s", error)
         self.delivery.forget_room(channel_id)
-
-
-def _for_asker(effect: Effect, me: str, asked: bool) -> bool:
-    """An effect answered to the acting person, as an answer only they see: a Popup or a
-    Reply to them (a refusal, help, a choice of places; on Discord both are that answer),
-    a picture or file for them alone, and their hand when they asked for it (the board's
-    "My hand", /domino hand); their hands otherwise go by direct message."""
-    person = private_to(effect)
-    if person is None or person.platform_id != me:
-        return False
-    return asked or not isinstance(effect, Hand)
 
 
 def _on_own_message(interaction: discord.Interaction[Any]) -> bool:

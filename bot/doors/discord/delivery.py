@@ -28,16 +28,30 @@ import time
 from collections.abc import Awaitable, Callable, Collection
 from contextlib import suppress
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar
 
 import aiohttp
 import discord
 
 from bot import core
-from bot.core import Board, Effect, File, Hand, Lobby, Person, Picture, Place, Say, TurnCall
+from bot.core import (
+    Board,
+    Effect,
+    File,
+    Hand,
+    Lobby,
+    Person,
+    Picture,
+    Place,
+    Posts,
+    Say,
+    TurnCall,
+)
 from bot.doors import texts
-from bot.doors.delivery import Delivery, Pause, Platform, Posts, backoff, retry
+from bot.doors.delivery import Delivery
 from bot.doors.discord.components import buttons_view, hand_view
+from bot.doors.platform import Platform
+from bot.doors.retry import Pause, backoff, retry
 from lang import tr
 
 log = logging.getLogger(__name__)
@@ -61,9 +75,11 @@ THREAD_NAME = 100  # Discord's limit on a thread's name
 class DiscordDelivery(Delivery[Interaction]):
     """The shared core with Discord's part; the adapter's handle on both."""
 
-    def __init__(self, client: discord.Client, service: Posts) -> None:
+    def __init__(
+        self, client: discord.Client, posts: Posts, wake: Callable[[], None] | None = None
+    ) -> None:
         self.discord = DiscordPart(client)
-        super().__init__(self.discord, service)
+        super().__init__(self.discord, posts, wake)
 
     async def ephemeral(
         self,
@@ -75,9 +91,6 @@ class DiscordDelivery(Delivery[Interaction]):
     ) -> None:
         await self.discord.ephemeral(interaction, text, png, name, view)
 
-    def asked_for_hand(self, hand: Hand) -> None:
-        self.discord.asked_for_hand(hand)
-
     def forget_room(self, channel_id: int) -> None:
         """The channel is gone: nothing more is known of it."""
         self.depth.forget(str(channel_id))
@@ -88,12 +101,14 @@ class DiscordPart(Platform[Interaction]):
     name = "discord"
     buried = BURIED
     numbered = False  # Discord's ids are not consecutive: messages seen are counted
-    private_lanes = False  # no per-chat send limit to wait out: one lane per room
+    # an answer only the person sees does not wait behind the room's board edits
+    private_lanes = True
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client
         self.clock = time.monotonic
         self._dms: dict[int, discord.DMChannel] = {}
+        self._answered: set[int] = set()  # interactions answered with words for them only
         # (game, person) whose direct messages were closed: when it was found (monotonic)
         self._closed: dict[tuple[int, str], float] = {}
         self._passing: dict[int, list[int]] = {}  # channel id: lobby and turn-call messages
@@ -209,7 +224,13 @@ class DiscordPart(Platform[Interaction]):
     async def private_text(
         self, place: Place, person: Person, say: Say, origin: Interaction | None
     ) -> bool:
-        return await self._direct(person, say.text, view=buttons_view(say.buttons))
+        """To the person who acted, an answer only they see (a refusal, help, a choice of
+        places); to anyone else, a direct message."""
+        view = buttons_view(say.buttons)
+        if _acted(origin, person):
+            await self.ephemeral(origin, say.text, view=view)
+            return True
+        return await self._direct(person, say.text, view=view)
 
     async def ask_to_open(self, place: Place, person: Person, game_id: int | None) -> str | None:
         """Once per game and person: a room message calling them to press "My hand" (a
@@ -224,14 +245,19 @@ class DiscordPart(Platform[Interaction]):
     # ----- hands, pictures, files ------------------------------------------------------
 
     async def hand(self, place: Place, hand: Hand, png: bytes, origin: Interaction | None) -> bool:
+        """By direct message; to the person who asked for it ("My hand", /domino hand, a
+        press of an earlier moment), as an answer only they see."""
         view = hand_view(hand.buttons, hand.game_id, hand.move_number)
         key = (hand.game_id, hand.person.platform_id)
+        if hand.asked and _acted(origin, hand.person):
+            self.asked_for_hand(hand)
+            await self.ephemeral(origin, hand.text, png, "hand.png", view)
+            return True
         if key not in self._closed:
             if await self._direct(hand.person, hand.text, png, "hand.png", view):
                 return True
             self._closed[key] = self.clock()
-        if origin is not None and str(origin.user.id) == hand.person.platform_id:
-            # the person who acted: the same hand, seen by them only
+        if _acted(origin, hand.person):  # the person who acted: the hand, for them only
             await self.ephemeral(origin, hand.text, png, "hand.png", view)
             return True
         return False
@@ -253,16 +279,27 @@ class DiscordPart(Platform[Interaction]):
     async def picture(
         self, place: Place, picture: Picture, png: bytes, origin: Interaction | None
     ) -> str | None:
-        return await self._attachment(place, picture.private, picture.text, png, picture.name)
+        return await self._attachment(
+            place, picture.private, picture.text, png, picture.name, origin
+        )
 
     async def file(self, place: Place, file: File, origin: Interaction | None) -> str | None:
-        return await self._attachment(place, file.private, file.text, file.data, file.name)
+        return await self._attachment(place, file.private, file.text, file.data, file.name, origin)
 
     async def _attachment(
-        self, place: Place, private: Person | None, text: str, data: bytes, name: str
+        self,
+        place: Place,
+        private: Person | None,
+        text: str,
+        data: bytes,
+        name: str,
+        origin: Interaction | None,
     ) -> str | None:
-        if private is not None:
-            await self._direct(private, text, data, name)
+        if private is not None:  # the person who acted sees it in the answer, only they
+            if _acted(origin, private):
+                await self.ephemeral(origin, text, data, name)
+            else:
+                await self._direct(private, text, data, name)
             return None
         channel = self._channel(place)
         sent = await _call(
@@ -303,7 +340,7 @@ class DiscordPart(Platform[Interaction]):
 
     # ----- tournament tables -----------------------------------------------------------
 
-    async def open_room(self, place: Place, title: str) -> Place | None:
+    async def open_room(self, place: Place, title: str, key: str) -> Place | None:
         """A public thread called ``title`` under the tournament's channel (under its
         channel when the tournament is in a thread: a thread holds no threads); None, and
         a line in the log, when the bot may not open one there."""
@@ -354,6 +391,7 @@ class DiscordPart(Platform[Interaction]):
         view: discord.ui.View | None = None,
     ) -> None:
         """An answer only the person who acted sees (the interaction's follow-up)."""
+        self._answered.add(interaction.id)
         await _call(
             lambda: interaction.followup.send(
                 plain(text)[:TEXT] or "·",
@@ -363,6 +401,15 @@ class DiscordPart(Platform[Interaction]):
                 allowed_mentions=mentioning(),
             )
         )
+
+    async def delivered(self, origin: Interaction) -> None:
+        """A slash command's deferred answer ("thinking...") goes when nothing answered
+        its author (a press's deferred update leaves nothing behind)."""
+        if origin.id in self._answered:
+            self._answered.discard(origin.id)
+        elif origin.type is discord.InteractionType.application_command:
+            with suppress(discord.HTTPException):
+                await origin.delete_original_response()
 
     async def shut_out(self, place: Place, error: Exception, origin: Interaction | None) -> bool:
         """The channel's permissions leave the bot out: whoever acted learns why the room
@@ -378,6 +425,11 @@ class DiscordPart(Platform[Interaction]):
         with suppress(discord.HTTPException):
             await self.ephemeral(origin, tr(origin.locale.value, texts.CANNOT_POST))
         return True
+
+
+def _acted(origin: Interaction | None, person: Person) -> TypeGuard[Interaction]:
+    """Whether ``person`` is the one whose interaction ``origin`` is."""
+    return origin is not None and str(origin.user.id) == person.platform_id
 
 
 def _worth_retrying(error: Exception, attempt: int) -> Pause | None:

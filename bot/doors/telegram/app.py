@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -36,7 +37,7 @@ from telegram.ext import (
 )
 
 from bot import core
-from bot.core import Command, Effect, GameService, Hand, Place, Popup, StorageError
+from bot.core import Command, Effect, GameService, Hand, Place, Popup, Posts, StorageError
 from bot.doors import texts
 from bot.doors.buttons import PAGE, TELEGRAM, Pressed
 from bot.doors.config import Settings
@@ -60,9 +61,17 @@ class TokenRefused(Exception):
 
 
 class TelegramBot:
-    def __init__(self, settings: Settings, service: GameService) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        service: GameService,
+        posts: Posts,
+        wake: Callable[[], None] | None = None,
+    ) -> None:
         self.settings = settings
         self.service = service
+        self.posts = posts
+        self.wake = wake  # the timer loop's: a round's tables had their rooms opened
         builder = (
             ApplicationBuilder()
             .token(settings.telegram_token)
@@ -71,7 +80,7 @@ class TelegramBot:
                     settings.telegram_overall_rate,
                     settings.telegram_group_rate,
                     retries=3,
-                    shared=service.take_send,
+                    shared=posts.take_send,
                 )
             )
             .concurrent_updates(True)
@@ -100,7 +109,7 @@ class TelegramBot:
         app = self.app
         await self._initialize(stop)
         me = app.bot
-        self.delivery = telegram_delivery(me, self.service, me.username)
+        self.delivery = telegram_delivery(me, self.posts, me.username, self.wake)
         await self._register_commands()
         self.ready.set()
         await app.start()

@@ -23,9 +23,11 @@ from typing import Any, TypeVar
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 
-from bot.core import Board, File, Hand, Lobby, Person, Picture, Place, Say
+from bot.core import Board, File, Hand, Lobby, Person, Picture, Place, Posts, Say
 from bot.doors import texts
-from bot.doors.delivery import Delivery, Pause, Platform, Posts, backoff, retry
+from bot.doors.delivery import Delivery
+from bot.doors.platform import Platform
+from bot.doors.retry import Pause, backoff, retry
 from bot.doors.telegram.keyboards import hand_keyboard, keyboard
 from bot.doors.telegram.places import PLATFORM, chat_of, table_room
 from lang import tr
@@ -254,7 +256,7 @@ class TelegramPlatform(Platform[None]):
 
     # ----- tournament tables -----------------------------------------------------------
 
-    async def open_room(self, place: Place, title: str) -> Place | None:
+    async def open_room(self, place: Place, title: str, key: str) -> Place | None:
         """A forum topic called ``title`` in the tournament's group. Where the group has
         no topics (or the bot may not open one: it must be an administrator allowed to
         manage topics), a room of the group itself: its board is a message of its own in
@@ -302,9 +304,11 @@ class TelegramPlatform(Platform[None]):
         return await retry(lambda: method(**params), pause_for, TRIES)
 
 
-def telegram_delivery(bot: Bot, service: Posts, username: str) -> Delivery[None]:
+def telegram_delivery(
+    bot: Bot, posts: Posts, username: str, wake: Callable[[], None] | None = None
+) -> Delivery[None]:
     """Delivery to Telegram: the shared core with Telegram's part."""
-    return Delivery(TelegramPlatform(bot, username, service), service)
+    return Delivery(TelegramPlatform(bot, username, posts), posts, wake)
 
 
 def photo_name(kind: str, game_id: int, move_number: int) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.core.model import Command, Effect, Elsewhere, OpenTables, Person, Picture, Place, Say
+from bot.core.posts import Posts
 from bot.core.service import GameService
 from bot.core.tournament.rounds import current
 from bot.core.tournament.state import Event, load
@@ -39,22 +40,21 @@ class Club:
         self.rooms.setdefault(place.room, []).extend(effects)
         for effect in effects:
             if isinstance(effect, OpenTables):
+                # a room per table, noted for the service (what a door's delivery does),
+                # whose timers make the tables' games at once
+                posts = Posts(self.store, clock=self.clock)
                 for table in effect.tables:
                     room = Place("console", "club", f"r{effect.round}t{table.number}", "Club", "en")
                     self.tables[(effect.round, table.number)] = room
-                    made = await self.service.open_table(
-                        room, effect.tournament_id, effect.round, table.number
-                    )
-                    await self.deliver(room, made)
+                    await posts.table_opened(room, effect.tournament_id, effect.round, table.number)
+                await self.tick(0)
             elif isinstance(effect, Elsewhere):
                 await self.deliver(effect.place, list(effect.effects))
 
     async def tick(self, seconds: float) -> None:
         self.clock.advance(seconds)
-        for timer in await self.service.due_timers():
-            fired = await self.service.fire_timer(timer)
-            if fired is not None:
-                await self.deliver(*fired)
+        async for fired in self.service.fire_due():
+            await self.deliver(*fired)
 
     async def event(self) -> Event:
         community = await self.store.people.community(

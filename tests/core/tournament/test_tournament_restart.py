@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from bot.core.model import Command, Effect, Elsewhere, OpenTables, Person, Place, Say, TableTold
+from bot.core.posts import Posts
 from bot.core.service import GameService
 from bot.core.tournament.state import Event, load
 from storage.store import Store
@@ -31,6 +32,10 @@ class Club:
     stopped: bool = False
     tournament: int | None = None
 
+    @property
+    def posts(self) -> Posts:
+        return Posts(self.store, clock=self.clock)
+
     async def organise(self, *words: str) -> None:
         command = Command(HALL, ORGANISER, "tournament", words)
         await self.deliver(HALL, await self.service.handle(command))
@@ -38,26 +43,26 @@ class Club:
     async def deliver(self, place: Place, effects: list[Effect]) -> None:
         for effect in effects:
             if isinstance(effect, OpenTables):
+                # a room per table, noted for the service (what a door's delivery does),
+                # whose timers make the tables' games at once
                 for table in effect.tables:
                     room = Place("console", "club", f"r{effect.round}t{table.number}", "Club")
-                    made = await self.service.open_table(
+                    await self.posts.table_opened(
                         room, effect.tournament_id, effect.round, table.number
                     )
-                    await self.deliver(room, made)
+                await self.tick(0)
             elif isinstance(effect, Elsewhere):
                 if not self.stopped:
                     await self.deliver(effect.place, list(effect.effects))
             elif place.room == HALL.room:
                 self.hall.append(effect)
-                if isinstance(effect, TableTold):  # what an adapter's delivery does
-                    await self.service.table_told(effect)
+                if isinstance(effect, TableTold):  # what a door's delivery does
+                    await self.posts.table_told(effect)
 
     async def tick(self, seconds: float = 30) -> None:
         self.clock.advance(seconds)
-        for timer in await self.service.due_timers():
-            fired = await self.service.fire_timer(timer)
-            if fired is not None:
-                await self.deliver(*fired)
+        async for fired in self.service.fire_due():
+            await self.deliver(*fired)
 
     async def restart(self) -> None:
         """A new process on the same database: what it tells at its start."""

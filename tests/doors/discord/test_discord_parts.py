@@ -591,14 +591,14 @@ async def test_closed_direct_messages_are_not_tried_again_in_that_game(monkeypat
     told = [m for m in client.room.sent if "My hand" in str(m.get("content"))]
     assert len(told) == 1  # called once to press My hand
     # Beto presses My hand at once: no new try yet (each refusal is an invalid request)
-    delivery.asked_for_hand(_hand(7, 6))
+    delivery.discord.asked_for_hand(_hand(7, 6))
     await _deliver(delivery, _hand(7, 7))
     assert len(client.dm.sent) == 1
     # he opened his direct messages and presses My hand a while later: the next hand is
     # tried by direct message, and goes there
     client.dm.closed = False
     now[0] += DM_RETRY_SECONDS
-    delivery.asked_for_hand(_hand(7, 8))
+    delivery.discord.asked_for_hand(_hand(7, 8))
     await _deliver(delivery, _hand(7, 9))
     assert client.dm.sent[-1]["content"] == "Your tiles: 6-4"
     # another game tries once again from the start

@@ -2,7 +2,7 @@
 tournament's channel, its players called there and its game's first effects in it, and
 the list of tables with a link to each thread in the channel; where the bot may not open
 threads, the list alone. Discord's part of delivery through discord.py against the fake
-Discord, with a stub for the service."""
+Discord, with a stub for the doors' Posts."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.core import Post
 from bot.core.model import Effect, OpenTables, Person, Place, Say, TableToOpen
-from bot.doors.delivery import Post
 from bot.doors.discord.delivery import DiscordDelivery, _body
 from tests.doors.discord.fake_discord import CREATE_PUBLIC_THREADS, JSON, FakeDiscord
 
@@ -33,9 +33,9 @@ TOURNAMENT_ROOM = Place("discord", str(GUILD), str(CHANNEL))
 PAIRS = (("Ana", "Beto"), ("Caro", "Dani"))  # the two tables of round 1
 
 
-class Service:
-    """The service as the delivery core sees it: no board or lobby kept; each table's
-    game answers with a text."""
+class FakePosts:
+    """The doors' Posts as the delivery core sees them: no board or lobby kept, each
+    table's room noted; and what the service's timer then says in it."""
 
     def __init__(self) -> None:
         self.opened: list[tuple[Place, int, int, int]] = []
@@ -66,11 +66,24 @@ class Service:
     async def drop_lobby_post(self, place: Place) -> None:
         return None
 
-    async def open_table(
+    async def table_opened(
         self, place: Place, tournament_id: int, round_number: int, table: int
-    ) -> list[Effect]:
+    ) -> None:
         self.opened.append((place, tournament_id, round_number, table))
-        return [Say(f"Game of table {table} begins")]
+
+    def games_made(self) -> list[tuple[Place, list[Effect]]]:
+        """What the service's timers say in each table's room once it is noted: its
+        players called, and its game begins there."""
+        return [
+            (place, [call(table), Say(f"Game of table {table} begins")])
+            for place, _, _, table in self.opened
+        ]
+
+
+def call(table: int) -> Say:
+    """A table's players called at its room."""
+    a, b = PAIRS[table - 1]
+    return Say(f"Table {table}: {a} against {b}, take your seats", mention=(person(a), person(b)))
 
 
 def person(name: str) -> Person:
@@ -83,7 +96,6 @@ def round_one(team: str | None = None) -> OpenTables:
         TableToOpen(
             number,
             f"Table {number} · Round 1",
-            f"Table {number}: {a} against {b}, take your seats",
             (person(a), person(b)),
             f"Table {number}: {team if team and number == 2 else a} – {b}",
         )
@@ -127,13 +139,16 @@ async def client(fake: FakeDiscord) -> AsyncIterator[discord.Client]:
 
 
 @pytest.fixture
-def service() -> Service:
-    return Service()
+def posts() -> FakePosts:
+    return FakePosts()
 
 
-async def open_round(client: discord.Client, service: Service, tables: OpenTables) -> None:
-    delivery = DiscordDelivery(client, service)
+async def open_round(client: discord.Client, posts: FakePosts, tables: OpenTables) -> None:
+    delivery = DiscordDelivery(client, posts)  # type: ignore[arg-type]
     await delivery.deliver(TOURNAMENT_ROOM, [tables])
+    await delivery.idle()
+    for place, effects in posts.games_made():  # what the service's timers then deliver
+        await delivery.deliver(place, effects)
     await delivery.idle()
 
 
@@ -143,9 +158,9 @@ def mentioned(message: JSON) -> set[int]:
 
 
 async def test_a_thread_per_table_with_the_list_linking_to_them(
-    fake: FakeDiscord, client: discord.Client, service: Service
+    fake: FakeDiscord, client: discord.Client, posts: FakePosts
 ) -> None:
-    await open_round(client, service, round_one())
+    await open_round(client, posts, round_one())
 
     threads = fake.threads(CHANNEL)
     assert [t["name"] for t in threads] == ["Table 1 · Round 1", "Table 2 · Round 1"]
@@ -156,7 +171,7 @@ async def test_a_thread_per_table_with_the_list_linking_to_them(
         assert call["content"] == f"Table {number}: {first} against {second}, take your seats"
         assert mentioned(call) == {PEOPLE[name] for name in pair}
         assert game["content"] == f"Game of table {number} begins"
-    rooms = [(p.room, p.community, t, r, n) for p, t, r, n in service.opened]
+    rooms = [(p.room, p.community, t, r, n) for p, t, r, n in posts.opened]
     assert rooms == [
         (thread["id"], str(GUILD), 7, 1, number) for number, thread in enumerate(threads, 1)
     ]
@@ -170,18 +185,18 @@ async def test_a_thread_per_table_with_the_list_linking_to_them(
 
 
 async def test_a_name_that_looks_like_a_link_stays_as_written(
-    fake: FakeDiscord, client: discord.Client, service: Service
+    fake: FakeDiscord, client: discord.Client, posts: FakePosts
 ) -> None:
     """Only the links to the threads the bot opened are links: a channel's mention in a
     team's name is shown as typed."""
-    await open_round(client, service, round_one(team=f"<#{CHANNEL}>"))
+    await open_round(client, posts, round_one(team=f"<#{CHANNEL}>"))
     [listed] = fake.messages(CHANNEL)
     two = fake.threads(CHANNEL)[1]["id"]
     assert named(f"Table 2: \\<#{CHANNEL}> – Dani → <#{two}>") in listed["content"]
 
 
 async def test_without_leave_to_open_threads_the_tables_are_listed_without_rooms(
-    fake: FakeDiscord, service: Service
+    fake: FakeDiscord, posts: FakePosts
 ) -> None:
     """The bot may not open threads in the channel: no room, no table's game made here,
     the list still calls every player. The client has not seen the channel (it is
@@ -190,11 +205,11 @@ async def test_without_leave_to_open_threads_the_tables_are_listed_without_rooms
     client = discord.Client(intents=discord.Intents(guilds=True))
     await client.login(fake.token)
     try:
-        await open_round(client, service, round_one())
+        await open_round(client, posts, round_one())
     finally:
         await client.close()
     assert fake.threads(CHANNEL) == []
-    assert service.opened == []
+    assert posts.opened == []
     [listed] = fake.messages(CHANNEL)
     assert listed["content"] == named(
         "Round 1 is paired\nTable 1: Ana – Beto\nTable 2: Caro – Dani"

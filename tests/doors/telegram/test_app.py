@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from telegram import CallbackQuery, Chat, Message, MessageEntity, Update, User
 
-from bot.core import texts
 from bot.core.model import Button, Command, Effect, Hand, Person, Place
+from bot.doors import texts
 from bot.doors.config import Settings
 from bot.doors.telegram.app import TelegramBot, stats_args
 from bot.doors.telegram.delivery import _with_mentions
@@ -31,7 +31,6 @@ class Service:
     def __init__(self, effects: list[Effect] | None = None) -> None:
         self.commands: list[Command] = []
         self.effects = effects or []
-        self.take_send = None
 
     async def place_of_game(self, game_id: int) -> Place | None:
         return ROOM if game_id < 1000 else None
@@ -39,6 +38,12 @@ class Service:
     async def handle(self, command: Command) -> list[Effect]:
         self.commands.append(command)
         return self.effects
+
+
+class Posts:
+    """The doors' Posts as the rate limiter sees them: no shared count."""
+
+    take_send = None
 
 
 class Delivery:
@@ -63,7 +68,7 @@ class Editor:
 
 
 def adapter(service: Service) -> TelegramBot:
-    bot = TelegramBot(Settings(telegram_token="123:TEST"), service)  # type: ignore[arg-type]
+    bot = TelegramBot(Settings(telegram_token="123:TEST"), service, Posts())  # type: ignore[arg-type]
     bot.delivery = Delivery()  # type: ignore[assignment]
     return bot
 

@@ -19,7 +19,7 @@ import aiohttp
 import pytest
 from sqlalchemy.engine import make_url
 
-from bot.core import texts
+from bot.doors import texts
 from lang import tr
 from tests.doors.telegram.driver import (
     GROUP,

@@ -2,7 +2,7 @@
 has topics, its players called there and its game's first effects in it, and the list of
 tables with a link to each topic in the tournament's room; in a group without topics (or
 where the bot may not open one) the list alone, without links. Telegram's part of
-delivery against the fake Bot API, with a stub for the service."""
+delivery against the fake Bot API, with a stub for the doors' Posts."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from collections.abc import AsyncIterator
 import pytest
 from telegram import Bot
 
+from bot.core import Post
 from bot.core.model import Effect, OpenTables, Person, Place, Say, TableToOpen
-from bot.doors.delivery import Delivery, Post
+from bot.doors.delivery import Delivery
 from bot.doors.telegram.delivery import telegram_delivery
 from tests.doors.telegram.fake_api import JSON, FakeTelegram
 
@@ -22,9 +23,9 @@ PEOPLE = {"Ana": 701, "Beto": 702, "Caro": 703, "Dani": 704}
 PAIRS = (("Ana", "Beto"), ("Caro", "Dani"))  # the two tables of round 1
 
 
-class Service:
-    """The service as the delivery core sees it: no board or lobby kept; each table's
-    game answers with a text naming the table's room."""
+class FakePosts:
+    """The doors' Posts as the delivery core sees them: no board or lobby kept, each
+    table's room noted; and what the service's timer then says in it."""
 
     def __init__(self) -> None:
         self.opened: list[tuple[Place, int, int, int]] = []
@@ -55,11 +56,24 @@ class Service:
     async def drop_lobby_post(self, place: Place) -> None:
         return None
 
-    async def open_table(
+    async def table_opened(
         self, place: Place, tournament_id: int, round_number: int, table: int
-    ) -> list[Effect]:
+    ) -> None:
         self.opened.append((place, tournament_id, round_number, table))
-        return [Say(f"Game of table {table} begins")]
+
+    def games_made(self) -> list[tuple[Place, list[Effect]]]:
+        """What the service's timers say in each table's room once it is noted: its
+        players called, and its game begins there."""
+        return [
+            (place, [call(table), Say(f"Game of table {table} begins")])
+            for place, _, _, table in self.opened
+        ]
+
+
+def call(table: int) -> Say:
+    """A table's players called at its room."""
+    a, b = PAIRS[table - 1]
+    return Say(f"Table {table}: {a} against {b}, take your seats", mention=(person(a), person(b)))
 
 
 def person(name: str) -> Person:
@@ -71,7 +85,6 @@ def round_one() -> OpenTables:
         TableToOpen(
             number,
             f"Table {number} · Round 1",
-            f"Table {number}: {a} against {b}, take your seats",
             (person(a), person(b)),
             f"Table {number}: {a} – {b}",
         )
@@ -89,19 +102,29 @@ async def tg() -> AsyncIterator[FakeTelegram]:
 
 
 @pytest.fixture
-async def service() -> Service:
-    return Service()
+async def posts() -> FakePosts:
+    return FakePosts()
 
 
 @pytest.fixture
-async def delivery(tg: FakeTelegram, service: Service) -> AsyncIterator[Delivery[None]]:
+async def delivery(tg: FakeTelegram, posts: FakePosts) -> AsyncIterator[Delivery[None]]:
     bot = Bot(tg.token, base_url=tg.base_url, base_file_url=tg.base_file_url)
     async with bot:
-        yield telegram_delivery(bot, service, tg.username)
+        yield telegram_delivery(bot, posts, tg.username)
 
 
 async def open_round(delivery: Delivery[None], chat: int) -> None:
     await delivery.deliver(Place("telegram", str(chat), str(chat)), [round_one()])
+    await delivery.idle()
+    await games_begin(delivery)
+
+
+async def games_begin(delivery: Delivery[None]) -> None:
+    """What the service's timers deliver once the tables' rooms are noted."""
+    posts = delivery.posts
+    assert isinstance(posts, FakePosts)
+    for place, effects in posts.games_made():
+        await delivery.deliver(place, effects)
     await delivery.idle()
 
 
@@ -120,7 +143,7 @@ def called(message: JSON) -> set[str]:
 
 
 async def test_a_topic_per_table_in_a_forum_with_the_list_linking_to_them(
-    tg: FakeTelegram, delivery: Delivery[None], service: Service
+    tg: FakeTelegram, delivery: Delivery[None], posts: FakePosts
 ) -> None:
     tg.group(FORUM, "Club", is_forum=True)
     tg.set_admins(FORUM, [PEOPLE["Ana"], tg.bot_id])
@@ -135,7 +158,7 @@ async def test_a_topic_per_table_in_a_forum_with_the_list_linking_to_them(
         assert call["text"] == f"Table {number}: {pair[0]} against {pair[1]}, take your seats"
         assert called(call) == {str(PEOPLE[name]) for name in pair}
         assert game["text"] == f"Game of table {number} begins"
-    rooms = [(p.room, p.community, t, r, n) for p, t, r, n in service.opened]
+    rooms = [(p.room, p.community, t, r, n) for p, t, r, n in posts.opened]
     assert rooms == [
         (f"{FORUM}:{topic['message_thread_id']}", str(FORUM), 7, 1, number)
         for number, topic in enumerate(topics, start=1)
@@ -164,22 +187,23 @@ async def test_a_public_forum_links_its_topics_by_its_username(
 
 
 async def test_a_tournament_in_a_topic_opens_its_tables_beside_it(
-    tg: FakeTelegram, delivery: Delivery[None], service: Service
+    tg: FakeTelegram, delivery: Delivery[None], posts: FakePosts
 ) -> None:
     tg.group(FORUM, "Club", is_forum=True)
     tg.set_admins(FORUM, [PEOPLE["Ana"], tg.bot_id])
     place = Place("telegram", str(FORUM), f"{FORUM}:55")
     await delivery.deliver(place, [round_one()])
     await delivery.idle()
+    await games_begin(delivery)
     assert len(tg.topics(FORUM)) == 2
-    assert [p.room.partition(":")[0] for p, *_ in service.opened] == [str(FORUM)] * 2
+    assert [p.room.partition(":")[0] for p, *_ in posts.opened] == [str(FORUM)] * 2
     [listed] = tg.in_topic(FORUM, 55)
     assert listed["text"].startswith("Round 1 is paired\nTable 1: Ana – Beto → https://t.me/c/")
 
 
 @pytest.mark.parametrize("forum", [False, True], ids=["no topics", "not allowed to open one"])
 async def test_without_a_topic_each_table_plays_in_the_group_itself(
-    tg: FakeTelegram, delivery: Delivery[None], service: Service, forum: bool
+    tg: FakeTelegram, delivery: Delivery[None], posts: FakePosts, forum: bool
 ) -> None:
     """A group without topics, or a forum where the bot is no administrator: each table
     is a room of the group itself (``<chat>#<key>``): its call and its game's messages go
@@ -187,7 +211,7 @@ async def test_without_a_topic_each_table_plays_in_the_group_itself(
     tg.group(PLAIN_GROUP, "Club", is_forum=forum)
     await open_round(delivery, PLAIN_GROUP)
     assert tg.topics(PLAIN_GROUP) == []
-    rooms = [p.room for p, *_ in service.opened]
+    rooms = [p.room for p, *_ in posts.opened]
     assert len(rooms) == 2 and len(set(rooms)) == 2
     assert all(room.startswith(f"{PLAIN_GROUP}#") for room in rooms)
     said = [m["text"] for m in tg.sent_to(PLAIN_GROUP)]
