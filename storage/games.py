@@ -3,9 +3,10 @@ finished hands, each written once.
 
 A game's snapshot is ``{"record": ..., "checkpoint": ..., "meta": ...}``: the record
 (domino-record/1) holds the hands from the last finished one, the checkpoint the game
-as it stood when the first of them was dealt (engine/record.py); the hands before it are
-in ``game_hands``, so what a save writes does not grow with the game. A snapshot without
-a checkpoint (a lobby, or saved by an older version) holds the whole record.
+as it stood when the first of them was dealt (engine/record.py), ``meta`` the service's
+notes (:class:`~storage.notes.GameNotes`); the hands before it are in ``game_hands``, so
+what a save writes does not grow with the game. A snapshot without a checkpoint (a lobby,
+or saved by an older version) holds the whole record.
 
 Saving names the version the game was loaded at. If another process saved first, the
 version has moved on and the save fails with :class:`Conflict` (nothing written): the
@@ -24,6 +25,7 @@ from sqlalchemy import Connection, bindparam, delete, insert, select, update
 
 from storage.database import Database, first, rows, scalar
 from storage.errors import Conflict, NotFound, StorageError
+from storage.notes import GameNotes
 from storage.schema import communities, game_hands, game_seats, games, moves, rooms
 from storage.timers import TimerPlan, apply_plan
 
@@ -43,6 +45,11 @@ class GameRow:
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
+
+    @property
+    def notes(self) -> GameNotes:
+        """What the service noted of the game beside its record (storage/notes.py)."""
+        return GameNotes.from_json(self.snapshot.get("meta"))
 
 
 @dataclass(frozen=True)

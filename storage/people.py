@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 
 from storage.database import Database, first
 from storage.errors import NotFound
+from storage.notes import RoomSettings
 from storage.schema import communities, game_results, game_seats, games, rooms, users
 
 
@@ -39,7 +40,7 @@ class Room:
     id: int
     community_id: int
     platform_id: str
-    settings: dict[str, Any]
+    settings: RoomSettings
 
 
 class PeopleRepository:
@@ -177,7 +178,7 @@ class PeopleRepository:
             "created_at": now,
         }
         row = await self._get_or_create(rooms, key, values)
-        return Room(row.id, community_id, platform_id, dict(row.settings))
+        return Room(row.id, community_id, platform_id, RoomSettings.from_json(row.settings))
 
     async def _get_or_create(self, table: Table, key: Any, values: dict[str, Any]) -> Any:
         """The row matching ``key``, inserted from ``values`` if there is none (two
@@ -199,18 +200,20 @@ class PeopleRepository:
         row = await self._db.run(first, select(rooms).where(rooms.c.id == room_id))
         if row is None:
             raise NotFound(f"there is no room {room_id}")
-        return Room(row.id, row.community_id, row.platform_id, dict(row.settings))
+        return Room(row.id, row.community_id, row.platform_id, RoomSettings.from_json(row.settings))
 
-    async def change_settings(self, room_id: int, changes: dict[str, Any]) -> dict[str, Any]:
-        """Merge ``changes`` into the room's settings (a None value removes a setting)."""
+    async def change_settings(self, room_id: int, **changes: Any) -> RoomSettings:
+        """Change the room's settings by name (a None value: back to the default), in one
+        transaction with reading them (another process may change another setting)."""
 
-        def work(db: Connection) -> dict[str, Any]:
+        def work(db: Connection) -> RoomSettings:
             current = db.scalar(select(rooms.c.settings).where(rooms.c.id == room_id))
             if current is None:
                 raise NotFound(f"there is no room {room_id}")
-            settings = {**current, **changes}
-            settings = {k: v for k, v in settings.items() if v is not None}
-            db.execute(update(rooms).where(rooms.c.id == room_id).values(settings=settings))
+            settings = RoomSettings.from_json(current).changed(**changes)
+            db.execute(
+                update(rooms).where(rooms.c.id == room_id).values(settings=settings.to_json())
+            )
             return settings
 
         return await self._db.run(work)

@@ -77,6 +77,6 @@ def allowed(session: Session, who: Who) -> bool:
         return person.admin or not session.args
     loaded = session.loaded
     if who is Who.CREATOR:
-        return loaded.meta.get("creator") == session.user.id or person.admin
+        return loaded.notes.creator == session.user.id or person.admin
     session.seat = seat_of(loaded.seats, session.user.id)
     return session.seat is not None

@@ -27,6 +27,7 @@ from engine.option_texts import ABOUT, TITLE, VALUE, VALUE_ABOUT, VALUE_ABOUT_AL
 from engine.presets import preset_names
 from engine.rules import OPTION_NAMES, Rules, option_choices, option_spec
 from lang import tr, trn
+from storage.notes import RoomSettings
 
 YES = ("on", "yes", "true", "1", "si", "sí", "sim", "y")
 NO = ("off", "no", "false", "0", "não", "nao", "n")
@@ -241,32 +242,23 @@ def build(preset: str, options: Mapping[str, Any], rules: Rules | None = None) -
     )
 
 
-def room_defaults(settings: Mapping[str, Any], preset: str) -> dict[str, Any]:
-    """The room's house rules for ``preset`` (``settings["options"][preset]``). A room of
-    an older version may hold one flat dict of options for every preset: those are read
-    as the defaults of any preset."""
-    stored = settings.get("options")
-    if not isinstance(stored, Mapping):
-        return {}
-    if stored and not any(isinstance(v, Mapping) for v in stored.values()):
-        return dict(stored)  # the older flat form
-    mine = stored.get(preset)
-    return dict(mine) if isinstance(mine, Mapping) else {}
+def room_defaults(settings: RoomSettings, preset: str) -> dict[str, Any]:
+    """The room's house rules for ``preset``. A room of an older version may hold one set
+    of options for every preset: those are read as the defaults of any preset."""
+    if settings.house_for_all:
+        return dict(settings.house_for_all)
+    return dict(settings.house.get(preset, {}))
 
 
-def room_house(settings: Mapping[str, Any], flat_as: str | None) -> dict[str, dict[str, Any]]:
-    """Every preset's house rules in the room. The older flat form (options for every
-    preset) is shown as preset ``flat_as``'s (None: left out, as when they are written
-    again)."""
-    stored = settings.get("options")
-    if not isinstance(stored, Mapping) or not stored:
-        return {}
-    if not any(isinstance(v, Mapping) for v in stored.values()):
-        return {flat_as: dict(stored)} if flat_as is not None else {}
-    return {p: dict(o) for p, o in stored.items() if isinstance(o, Mapping) and o}
+def room_house(settings: RoomSettings, flat_as: str | None) -> dict[str, dict[str, Any]]:
+    """Every preset's house rules in the room. The older set for every preset is shown as
+    preset ``flat_as``'s (None: left out, as when they are written again)."""
+    if settings.house_for_all:
+        return {flat_as: dict(settings.house_for_all)} if flat_as is not None else {}
+    return {p: dict(o) for p, o in settings.house.items() if o}
 
 
-def room_rules(settings: Mapping[str, Any], preset: str) -> Rules:
+def room_rules(settings: RoomSettings, preset: str) -> Rules:
     """``preset`` with the room's house rules for it (the plain preset when they no
     longer fit it)."""
     try:

@@ -11,7 +11,7 @@ human partner. With no claim in :data:`CHOICE_SECONDS` the seat dealt as opener 
 so a restart during it still ends it. A person who opens by default may simply play a
 tile; a computer that opens by default waits for the choice to end.
 
-The choice is a note in the game's stored notes (``meta["choosing"]``: the hand and when
+The choice is a note in the game's stored notes (``GameNotes.choosing``: the hand and when
 it ends), so it outlives the process.
 """
 
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Any
 
 from bot.core.model import Board, Button, Hand, Person, TurnCall
 from bot.core.session import Loaded, Refusal, Session
@@ -27,9 +26,9 @@ from bot.core.showing import hand_for, name_of, names_of, person_of
 from bot.core.texts import AWAY
 from engine.players import opening_claim
 from lang import N_, language, tr
+from storage.notes import Choosing
 
 CHOICE_SECONDS = 20  # RULES.md: with no claim in 20 s the winner rule decides
-MARK = "choosing"  # the key of the choice in the game's notes
 TIMER = "opening"  # the stored timer that ends the choice
 
 I_OPEN = N_("I open")
@@ -53,19 +52,19 @@ OPEN_NOT_YOURS = N_("Only team {team} chooses who opens this hand.")
 OPEN_FIRST = N_("Your team is choosing who opens: press I open (or /open) to open this hand.")
 
 
-def choosing(loaded: Loaded) -> dict[str, Any] | None:
+def choosing(loaded: Loaded) -> Choosing | None:
     """The choice under way in the hand in play (its note), or None: no choice now."""
     game = loaded.game
-    mark = loaded.meta.get(MARK)
+    mark = loaded.notes.choosing
     if mark is None or game is None or game.hand is None:
         return None
-    if mark.get("hand") != game.hand_number or len(game.opener_choices()) < 2:
+    if mark.hand != game.hand_number or len(game.opener_choices()) < 2:
         return None
     return mark
 
 
-def seconds_left(session: Session, mark: dict[str, Any]) -> int:
-    return max(0, round(float(mark["until"]) - session.now.timestamp()))
+def seconds_left(session: Session, mark: Choosing) -> int:
+    return max(0, round(mark.until - session.now.timestamp()))
 
 
 def team_name(loaded: Loaded, seats: tuple[int, ...], lang: str) -> str:
@@ -80,9 +79,10 @@ def hold(session: Session, loaded: Loaded, fresh_hand: bool) -> bool:
     while the team is choosing (nothing is to be played for anyone meanwhile)."""
     game = loaded.game
     assert game is not None
-    mark = loaded.meta.get(MARK)
+    notes = loaded.notes
+    mark = notes.choosing
     if mark is not None and choosing(loaded) is None:
-        del loaded.meta[MARK]  # over: a claim, the default opener's tile, or a new hand
+        notes.choosing = None  # over: a claim, the default opener's tile, or a new hand
         mark = None
     choices = game.opener_choices() if game.hand is not None else ()
     if mark is None and not (fresh_hand and len(choices) > 1):
@@ -94,17 +94,17 @@ def hold(session: Session, loaded: Loaded, fresh_hand: bool) -> bool:
         if claim is not None:
             game.choose_opener(claim)
             session.say(OPENS, name=name_of(loaded.seats[claim], claim, session.lang))
-        loaded.meta.pop(MARK, None)
+        notes.choosing = None
         return False
     if mark is None:
         until = session.now + timedelta(seconds=CHOICE_SECONDS)
-        loaded.meta[MARK] = {"hand": game.hand_number, "until": until.timestamp()}
+        notes.choosing = Choosing(game.hand_number, until.timestamp())
     return True
 
 
-def ends_at(session: Session, mark: dict[str, Any]) -> datetime:
+def ends_at(session: Session, mark: Choosing) -> datetime:
     """When the choice ``mark`` ends (the ``opening`` timer's time)."""
-    return session.now + timedelta(seconds=float(mark["until"]) - session.now.timestamp())
+    return session.now + timedelta(seconds=mark.until - session.now.timestamp())
 
 
 def notice(session: Session, loaded: Loaded, lang: str | None = None) -> str:
@@ -209,7 +209,7 @@ def claim(session: Session) -> None:
     if seat not in choices:
         raise Refusal(OPEN_NOT_YOURS, team=team_name(loaded, choices, session.own))
     game.choose_opener(seat)
-    del loaded.meta[MARK]
+    loaded.notes.choosing = None
     session.say(OPENS, name=name_of(loaded.seats[seat], seat, session.lang))
     partners_told(session, loaded, choices)
 
@@ -221,10 +221,10 @@ def time_up(session: Session, loaded: Loaded) -> bool:
     game = loaded.game
     if mark is None or game is None or game.to_move is None:
         return False
-    if session.now.timestamp() < float(mark["until"]) - 1:
+    if session.now.timestamp() < mark.until - 1:
         return False  # not this choice's timer
     choices = game.opener_choices()
-    del loaded.meta[MARK]
+    loaded.notes.choosing = None
     seat = game.to_move
     session.say(OPENS_UNCLAIMED, name=name_of(loaded.seats[seat], seat, session.lang))
     partners_told(session, loaded, choices)

@@ -52,7 +52,7 @@ async def progress(
     game = loaded.game
     assert game is not None
     nobody = not any(s.human for s in loaded.seats[: game.players])
-    if game.outcome is None and nobody and not loaded.meta.get("tournament"):
+    if game.outcome is None and nobody and loaded.notes.table is None:
         # nobody left to play for: computer players alone would play on forever (a
         # tournament's table plays on: its round clock ends it, and its result counts)
         await close(session, loaded, texts.NOBODY_LEFT)
@@ -83,13 +83,14 @@ async def progress(
     if hand_over and game.outcome is None and view_of(game).hand_number >= MAX_HANDS:
         tied_at_limit = not stop_at_limit(game)
     game_over = game.outcome is not None
-    loaded.meta.pop("turn_due", None)
+    notes = loaded.notes
+    notes.turn_due = None
     new_status = "finished" if game_over else "cancelled" if tied_at_limit else status
-    loaded.meta["last_ply"] = game.ply
+    notes.last_ply = game.ply
     if hand_over:
-        loaded.meta["hand_over_at"] = session.now.timestamp()
+        notes.hand_over_at = session.now.timestamp()
     elif not choosing:
-        loaded.meta["turn_due"] = session.now.timestamp() + turn_seconds(session, loaded)
+        notes.turn_due = session.now.timestamp() + turn_seconds(session, loaded)
     plan = timer_plan(session, loaded, hand_over, game_over or tied_at_limit, clock)
     await save(session, loaded, status=new_status, timers=plan)
     lang = session.lang
@@ -166,7 +167,7 @@ def turn_seconds(session: Session, loaded: Loaded) -> int:
     """How long a turn lasts: the game's house rule, else the room's setting, else the
     preset's."""
     rules = loaded.rules
-    setting = session.room.settings.get("turn_timeout")
+    setting = session.room.settings.turn_timeout
     if setting and "turn_timeout" not in rules.options():
         return int(setting)
     return rules.turn_timeout
@@ -249,7 +250,7 @@ async def finish(session: Session, loaded: Loaded) -> None:
     if not counted:
         summary += "\n" + tr(lang, texts.NOT_COUNTED)
     session.effects.append(Say(summary))
-    if loaded.meta.get("tournament"):  # a tournament table: its result, in the event
+    if loaded.notes.table is not None:  # a tournament table: its result, in the event
         from bot.core.tournament.tables import game_over  # (the tables use this module)
 
         session.effects += await game_over(session, loaded)

@@ -30,7 +30,7 @@ async def save(
     names = [name_of(s, i, session.lang) for i, s in enumerate(loaded.seats)]
     moves: list[tuple[int, str]] = []
     leaving: list[StoredHand] = []
-    snapshot: dict[str, Any] = {"meta": loaded.meta}
+    snapshot: dict[str, Any] = {"meta": loaded.notes.to_json()}
     if game is not None:
         start = game.keep_from()  # the last finished hand: the next deal reads it
         stored = hands_stored(loaded.row.snapshot)

@@ -246,7 +246,7 @@ class GameService:
         if user is None or seat != game.to_move or seats[seat].away:
             return ()
         # the language the hand's buttons speak to the person who asked for them
-        room_lang = room.settings.get("language") or community.locale or place.locale
+        room_lang = room.settings.language or community.locale or place.locale
         lang = language(seats[seat].locale or user.locale or person.locale or room_lang)
         names = tuple(name_of(s, i, lang) for i, s in enumerate(seats[: game.players]))
         return tuple(
@@ -271,7 +271,7 @@ class GameService:
                 rules = Rules.from_record(row.snapshot["record"]["rules"])
         if rules is None:
             if preset is None or preset not in preset_names():
-                preset = room.settings.get("preset", DEFAULT_PRESET)
+                preset = room.settings.preset or DEFAULT_PRESET
             rules = house_rules.room_rules(room.settings, preset)
         return house_rules.offered(complete, rules, typed, given, language(lang))
 

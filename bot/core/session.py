@@ -19,6 +19,7 @@ from engine.record import load, resume
 from engine.rules import Rules
 from lang import language, tr
 from storage.games import ACTIVE, GameRow
+from storage.notes import GameNotes
 from storage.people import Community, Room, User
 from storage.store import Store
 
@@ -40,29 +41,27 @@ class Refusal(Exception):
 
 @dataclass
 class Loaded:
-    """The room's game as loaded: its row, who sits where, its record and notes, and the
-    engine's game (None in the lobby)."""
+    """The room's game as loaded: its row, who sits where, its record and notes, the
+    engine's game (None in the lobby) and its rules (read once, as the game has them)."""
 
     row: GameRow
     seats: list[Seat]
     record: dict[str, Any]
-    meta: dict[str, Any]
+    notes: GameNotes
     game: Game | None
-
-    @property
-    def rules(self) -> Rules:
-        return Rules.from_record(self.record["rules"])
+    rules: Rules
 
 
-def game_of(row: GameRow) -> Game | None:
+def game_of(row: GameRow, notes: GameNotes | None = None) -> Game | None:
     """The engine's game of ``row`` as stored (None in the lobby), resumed from its
-    checkpoint (or, saved by an older version without one, replayed whole)."""
+    checkpoint (or, saved by an older version without one, replayed whole); ``notes``:
+    the row's, when already read."""
     if row.status == "lobby":
         return None
     snapshot = row.snapshot
     point = snapshot.get("checkpoint")
     game = load(snapshot["record"]) if point is None else resume(snapshot["record"], point)
-    game.started_at = snapshot.get("meta", {}).get("started_at")
+    game.started_at = (notes or row.notes).started_at
     return game
 
 
@@ -115,20 +114,20 @@ class Desk:
     def loaded(self, row: GameRow, keep: bool = True) -> Loaded:
         """``row`` with its game, from memory when this process holds that very version
         (``keep``: remember the game read, for the next command)."""
-        snapshot = row.snapshot
+        snapshot, notes = row.snapshot, row.notes
         game: Game | None = None
         if row.status != "lobby":
             cached = self.games.get(row.id)
             if cached is not None and cached[0] == row.version:
                 game = cached[1]
             else:
-                game = game_of(row)
+                game = game_of(row, notes)
                 assert game is not None
                 if keep:
                     self.games[row.id] = (row.version, game)
-        return Loaded(
-            row, seats_from(row.seats), snapshot["record"], snapshot.get("meta", {}), game
-        )
+        record = snapshot["record"]
+        rules = game.rules if game is not None else Rules.from_record(record["rules"])
+        return Loaded(row, seats_from(row.seats), record, notes, game, rules)
 
     def remember(self, room_id: int, row: GameRow | None) -> None:
         """``row`` is the room's game as saved (forgotten once it is over)."""
@@ -272,6 +271,6 @@ async def open_session(command: Command, desk: Desk, now: datetime) -> Session:
         command = replace(command, person=replace(person, name=name))
     community, room = await desk.room(place, now)
     user = await desk.user(place.platform, command.person, now)
-    lang = language(room.settings.get("language") or community.locale or place.locale)
+    lang = language(room.settings.language or community.locale or place.locale)
     own = language(user.locale or command.person.locale or lang)
     return Session(command, community, room, user, lang, own, now, desk)

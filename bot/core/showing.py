@@ -66,7 +66,7 @@ def table_of(session: Session, loaded: Loaded, lang: str | None = None) -> Table
     clock = None
     if game is not None and game.rules.time_limit_minutes and game.started_at is not None:
         clock = game.seconds_left(now)
-    due = loaded.meta.get("turn_due")
+    due = loaded.notes.turn_due
     turn = max(0.0, due - now) if due is not None else None
     settings = session.room.settings
     count = game.players if game is not None else len(loaded.seats)
@@ -82,8 +82,8 @@ def table_of(session: Session, loaded: Loaded, lang: str | None = None) -> Table
         turn_seconds=turn,
         clock_seconds=clock,
         lang=lang,
-        theme=settings.get("theme", "classic"),
-        numerals=bool(settings.get("numerals", False)),
+        theme=settings.theme or "classic",
+        numerals=settings.numerals,
         tags=tuple(seat_tag(s, lang) for s in seats),
         notes=notes,
         scored=scored,
@@ -190,8 +190,8 @@ def lobby_of(session: Session, loaded: Loaded, opened: bool = False) -> Lobby:
             team = " · " + tr(lang, "team {team}", team="AB"[rules.side_of(i)])
         lines.append(f"{i + 1}. {who}{team}")
     seated = sum(1 for s in loaded.seats if not s.empty)
-    absent = loaded.meta.get("absent")
-    if loaded.meta.get("tournament") and absent:  # a tournament's table: seats kept
+    absent = loaded.notes.absent
+    if loaded.notes.table is not None and absent:  # a tournament's table: seats kept
         waited = ", ".join(name_of(loaded.seats[i], i, lang) for i in absent)
         lines.append(tr(lang, texts.TABLE_WAITS, names=waited))
     elif seated >= rules.min_players:
@@ -211,6 +211,6 @@ def lobby_of(session: Session, loaded: Loaded, opened: bool = False) -> Lobby:
         Button(tr(lang, "Rules"), "rule", game_id),  # the creator's menu of house rules
         Button(tr(lang, "Cancel"), "cancel", game_id),
     )
-    if loaded.meta.get("tournament"):  # a tournament's table: its players only take seats
+    if loaded.notes.table is not None:  # a tournament's table: its players only take seats
         buttons = buttons[:1]
     return Lobby("\n".join(lines), buttons=buttons, game_id=game_id)

@@ -14,11 +14,13 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import update
 
 from bot.core.model import Button, File, Lobby, Place, Popup, Reply, Say
 from engine.option_texts import ABOUT
 from engine.presets import preset_names
 from engine.rules import Rules, option_choices, option_spec
+from storage.schema import rooms
 from storage.store import Store
 from tests.core.driver import Room
 from tests.core.test_service import play_out
@@ -198,7 +200,7 @@ async def test_room_defaults_per_preset(store: Store) -> None:
         await room.say("Ana", "/settings options partnership blocked_tie=nobody 150", admin=True)
     )
     assert "name=value" in text  # "150" is not an option: nothing stored
-    assert "options" not in (await store.people.room_by_id(1)).settings
+    assert not (await store.people.room_by_id(1)).settings.house
     changed = await room.say(
         "Ana", "/settings options partnership blocked_tie=nobody target=150", admin=True
     )
@@ -225,7 +227,8 @@ async def test_room_defaults_per_preset(store: Store) -> None:
 async def test_an_older_rooms_flat_options_are_read(store: Store) -> None:
     room = await Room.open(store)
     await room.say("Ana", "/help")  # the room exists
-    await store.people.change_settings(1, {"options": {"blocked_tie": "nobody"}})
+    older = {"options": {"blocked_tie": "nobody"}}  # as an older version wrote them
+    await store.database.run(lambda db: db.execute(update(rooms).values(settings=older)))
     room.service.desk.rooms.clear()
     await room.say("Ana", "/new partnership")
     assert (await stored_rules(store)).blocked_tie == "nobody"

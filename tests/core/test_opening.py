@@ -66,7 +66,7 @@ async def until_choice(room: Room) -> tuple[Loaded, list[Effect]]:
     for _ in range(12):
         dealt = await next_deal(room)
         loaded = await table(room)
-        if loaded.meta.get("choosing"):
+        if loaded.notes.choosing:
             return loaded, dealt
     raise AssertionError("no choice of who opens in 12 hands")
 
@@ -157,7 +157,7 @@ async def test_the_winning_partners_choose_privately_and_the_first_claim_opens(
     after = await table(room)
     assert after.game is not None and after.game.to_move == other
     assert hand_of(answer, name_at(after, other)).view.legal_moves
-    assert "choosing" not in after.meta
+    assert after.notes.choosing is None
     kinds = {t.kind for t in await store.timers.pending(after.row.room_id)}
     assert "turn" in kinds and "opening" not in kinds
     # the partner's hand again, without the button
@@ -205,7 +205,7 @@ async def test_forged_claims_from_elsewhere_change_nothing(store: Store) -> None
     for answer in answers:
         assert answer and all(isinstance(e, Popup) for e in answer), answer
     assert await stored(room) == before
-    assert (await table(room)).meta.get("choosing")
+    assert (await table(room)).notes.choosing
     # the real claim, from the chooser's private chat, still opens
     answer = await forged(room.place, chooser, True, game_id)
     assert tr(LANG, "{name} opens.", name=chooser) in said(answer)
@@ -221,7 +221,7 @@ async def test_the_default_opener_may_simply_play_a_tile(store: Store) -> None:
     await room.say(name_at(loaded, default), "/" + command_for(game.legal_moves()[0]))
     after = await table(room)
     assert after.game is not None and after.game.ply > ply
-    assert "choosing" not in after.meta
+    assert after.notes.choosing is None
     kinds = {t.kind for t in await store.timers.pending(after.row.room_id)}
     assert "opening" not in kinds
 
@@ -235,14 +235,14 @@ async def test_with_no_claim_in_20_seconds_the_dealt_opener_opens(store: Store) 
     default = game.to_move
     room.clock.advance(CHOICE - 1)
     assert await room.tick() == []  # still choosing
-    assert (await table(room)).meta.get("choosing")
+    assert (await table(room)).notes.choosing
     room.clock.advance(1)
     fired = await room.tick()
     name = name_at(loaded, default)
     assert tr(LANG, "Nobody claimed the opening in time: {name} opens.", name=name) in said(fired)
     after = await table(room)
     assert after.game is not None and after.game.to_move == default
-    assert "choosing" not in after.meta
+    assert after.notes.choosing is None
     assert [e for e in fired if isinstance(e, TurnCall) and e.mention[0].name == name]
 
 
@@ -266,7 +266,7 @@ async def test_a_restart_during_the_choice_still_ends_it(store: Store) -> None:
     name = name_at(loaded, default)
     assert tr(LANG, "Nobody claimed the opening in time: {name} opens.", name=name) in said(fired)
     after = await table(again)
-    assert "choosing" not in after.meta and after.game is not None
+    assert after.notes.choosing is None and after.game is not None
     assert after.game.to_move == default
 
 
@@ -303,7 +303,7 @@ async def test_a_computer_partner_that_claims_opens_at_once(
     assert tr(LANG, "{name} opens.", name=name_of(loaded.seats[opener], opener, LANG)) in said(
         dealt
     )
-    assert "choosing" not in loaded.meta
+    assert loaded.notes.choosing is None
     assert not [h for h in dealt if isinstance(h, Hand) and claim_button(h) is not None]
     assert game.logs[-1].state.moves[0].seat == opener  # it opened at once
 
@@ -317,7 +317,7 @@ async def test_a_computer_partner_that_does_not_claim_waits_for_its_partner(
     room = await Room.open(store)
     loaded, dealt = await mixed_team_choice(room, monkeypatch, claims=False)
     game = loaded.game
-    assert game is not None and loaded.meta.get("choosing")
+    assert game is not None and loaded.notes.choosing
     choosers = game.opener_choices()
     human = next(s for s in choosers if loaded.seats[s].human)
     assert claim_button(hand_of(dealt, name_at(loaded, human))) is not None
@@ -335,7 +335,7 @@ async def test_a_computer_partner_that_does_not_claim_waits_for_its_partner(
         await room.tick()
         opener = default
     after = await table(room)
-    assert after.game is not None and "choosing" not in after.meta
+    assert after.game is not None and after.notes.choosing is None
     moves = after.game.logs[-1].state.moves
     assert after.game.logs[-1].opener == opener
     if after.seats[opener].human:
@@ -356,7 +356,7 @@ async def test_two_computer_partners_do_not_wait(store: Store) -> None:
         assert game is not None
         last = game.logs[-2].result  # the hand just ended
         if last is not None and last.winner == 1:  # seats 1 and 3: both computers
-            assert "choosing" not in loaded.meta
+            assert loaded.notes.choosing is None
             kinds = {t.kind for t in await store.timers.pending(loaded.row.room_id)}
             assert "opening" not in kinds
             return

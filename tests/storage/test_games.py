@@ -289,7 +289,10 @@ async def test_a_game_saved_whole_by_an_older_version_plays_on(store: Store) -> 
         play_moves(game)
         game.start_hand(seed=game.hand_number)
     play_moves(game, 2)
-    older = {"record": export(game, ["Ana", "Beto"]), "meta": loaded.meta}  # no checkpoint
+    older = {
+        "record": export(game, ["Ana", "Beto"]),
+        "meta": loaded.notes.to_json(),
+    }  # no checkpoint
     logged = snapshot_moves(older["record"])[loaded.row.plies :]
     await store.games.save(1, loaded.row.version, older, logged, NOW)
     room.service.desk.games.clear()  # as after an upgrade: read from storage

@@ -21,6 +21,7 @@ from engine.players import STRENGTHS
 from engine.presets import preset_names
 from engine.record import new_record
 from engine.rules import OPTION_NAMES, Rules
+from storage.notes import GameNotes
 
 LOBBY_MINUTES = 15  # a lobby nobody begins closes itself
 DEFAULT_PRESET = "partnership"  # a room that chose none plays this
@@ -38,7 +39,7 @@ async def new(session: Session) -> None:
     if await session.active() is not None:
         raise Refusal(texts.ALREADY_OPEN)
     settings = session.room.settings
-    preset, number, words = read_new(session.args, settings.get("preset", DEFAULT_PRESET))
+    preset, number, words = read_new(session.args, settings.preset or DEFAULT_PRESET)
     defaults = house_rules.room_defaults(settings, preset)
     try:
         Rules.from_preset(preset, **defaults)
@@ -54,7 +55,8 @@ async def new(session: Session) -> None:
         raise Refusal(error.message, **error.params) from None
     seats = [Seat() for _ in range(rules.max_players)]
     seats[0] = seat_for(session)
-    snapshot = {"record": new_record(rules, []), "meta": {"creator": session.user.id}}
+    notes = GameNotes(creator=session.user.id)
+    snapshot = {"record": new_record(rules, []), "meta": notes.to_json()}
     store, room, now = session.store, session.room, session.now
     row = await store.games.create(room.id, preset, seats_json(seats), snapshot, now)
     lobby_ends = now + timedelta(minutes=LOBBY_MINUTES)
@@ -151,9 +153,9 @@ async def leave(session: Session) -> None:
         if all(s.user is None for s in loaded.seats):
             await close(session, loaded, texts.LOBBY_CLOSED)
             return
-        if loaded.meta.get("creator") == session.user.id:  # the lobby passes on
+        if loaded.notes.creator == session.user.id:  # the lobby passes on
             heir = next(s for s in loaded.seats if s.user is not None)
-            loaded.meta["creator"] = heir.user
+            loaded.notes.creator = heir.user
         await save(session, loaded)
         session.effects.append(lobby_of(session, loaded))
         return
@@ -240,7 +242,7 @@ async def start(session: Session, loaded: Loaded, clock: datetime | None) -> Non
         game.started_at -= rules.time_limit_minutes * 60 - max(0.0, left)
     game.start_hand(seed=session.desk.seeds())
     loaded.game = game
-    loaded.meta["started_at"] = game.started_at
+    loaded.notes.started_at = game.started_at
     session.say(texts.BEGUN, preset=texts.preset_name(session.lang, rules.preset))
     await progress(session, loaded, status="playing", fresh_hand=True, clock=clock)
 

@@ -90,7 +90,7 @@ async def rules(session: Session) -> None:
     if loaded is not None and named in (None, loaded.rules.preset):
         in_force = loaded.rules
     else:
-        preset = named or session.room.settings.get("preset", DEFAULT_PRESET)
+        preset = named or session.room.settings.preset or DEFAULT_PRESET
         if preset not in preset_names():
             raise unknown_preset(preset)
         in_force = house_rules.room_rules(session.room.settings, preset)

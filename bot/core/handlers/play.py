@@ -122,7 +122,7 @@ async def next_(session: Session) -> None:
     loaded, game = session.loaded, session.game
     if game.hand is None and game.outcome is None:
         # a hand's end stays on the table a moment: presses cannot deal hand after hand
-        over_at = loaded.meta.get("hand_over_at", 0)
+        over_at = loaded.notes.hand_over_at or 0
         left = over_at + NEXT_PAUSE_SECONDS - session.now.timestamp()
         if left > 0:
             raise Refusal(texts.NEXT_TOO_SOON, seconds=max(1, round(left)))

@@ -26,7 +26,7 @@ async def top(session: Session) -> None:
         else:
             raise Refusal(texts.BAD_PERIOD)
     since = period_start(period, session.now)
-    room_preset = session.room.settings.get("preset", DEFAULT_PRESET)
+    room_preset = session.room.settings.preset or DEFAULT_PRESET
     family, found = await leaderboard(
         session.store, session.community.id, preset, since, room_preset
     )
@@ -44,7 +44,7 @@ async def top(session: Session) -> None:
     rated = any(s.rating is not None for s in lines)
     # the rating column is of one family of games: the title says which
     title = tr(lang, texts.RATED_LEADERBOARD[family] if rated else "Leaderboard")
-    theme = session.room.settings.get("theme", "classic")
+    theme = session.room.settings.theme or "classic"
     text = title + "\n" + "\n".join(words)
     session.effects.append(Picture(title, lines, text, lang=lang, theme=theme))
 

@@ -32,10 +32,10 @@ async def settings(session: Session) -> None:
         house = {
             preset: house_rules.described_options(session.own, preset, options)
             for preset, options in house_rules.room_house(
-                settings, settings.get("preset", DEFAULT_PRESET)
+                settings, settings.preset or DEFAULT_PRESET
             ).items()
         }
-        session.tell(texts.settings_text(session.own, settings, house))
+        session.tell(texts.settings_text(session.own, settings.shown(), house))
         return
     if args[0].lower() == "options":
         await room_options(session, args[1:])
@@ -46,7 +46,7 @@ async def settings(session: Session) -> None:
     if name == "language" and value == "on":  # the dispatch reads Spanish "en" as "on"
         value = "en"
     change = setting(name, value)
-    changed = await session.store.people.change_settings(session.room.id, change)
+    changed = await session.store.people.change_settings(session.room.id, **change)
     session.room = replace(session.room, settings=changed)
     session.desk.room_changed(session.community.id, session.room, session.now)
     if name == "language":
@@ -57,7 +57,7 @@ async def settings(session: Session) -> None:
 async def room_options(session: Session, words: Sequence[str]) -> None:
     """``settings options [preset] name=value ...``: the house rules new games of the
     preset start from here (checked by the engine); ``reset`` clears them."""
-    preset = session.room.settings.get("preset", DEFAULT_PRESET)
+    preset = session.room.settings.preset or DEFAULT_PRESET
     if words and "=" not in words[0] and words[0].lower() != "reset":
         preset = words[0].lower()
         if preset not in preset_names():
@@ -79,9 +79,7 @@ async def room_options(session: Session, words: Sequence[str]) -> None:
         shown = ", ".join(f"{n}={house_rules.typed(v)}" for n, v in house_rules.differing(rules))
         message, params = texts.SETTINGS_OPTIONS_SET, {"options": shown or "-"}
     stored = {p: o for p, o in stored.items() if o}
-    changed = await session.store.people.change_settings(
-        session.room.id, {"options": stored or None}
-    )
+    changed = await session.store.people.change_settings(session.room.id, house=stored)
     session.room = replace(session.room, settings=changed)
     session.desk.room_changed(session.community.id, session.room, session.now)
     session.say(message, preset=texts.preset_name(session.lang, preset), **params)
@@ -169,6 +167,7 @@ async def rule(session: Session) -> None:
     loaded.record = dict(
         loaded.record, rules={"preset": changed.preset, "options": changed.options()}
     )
+    loaded.rules = changed
     await save(session, loaded)
     session.effects.append(lobby_of(session, loaded))
 

@@ -81,7 +81,8 @@ def warn(session: Session, loaded: Loaded) -> None:
     assert game is not None and game.to_move is not None
     seat = loaded.seats[game.to_move]
     now = session.now.timestamp()
-    left = max(0, round(loaded.meta.get("turn_due", now) - now))
+    due = loaded.notes.turn_due
+    left = max(0, round((now if due is None else due) - now))
     name = name_of(seat, game.to_move, session.lang)
     text = tr(session.lang, texts.HURRY, name=name, seconds=left)
     session.effects.append(TurnCall(text, mention=(person_of(seat),), game_id=loaded.row.id))

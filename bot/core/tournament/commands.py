@@ -474,7 +474,7 @@ async def shift_clock(session: Session, table: Any, seconds: float) -> None:
     if row.status != "playing" or game is None or game.started_at is None:
         return
     game.started_at += seconds
-    loaded.meta["started_at"] = game.started_at
+    loaded.notes.started_at = game.started_at
     await save_game(session, loaded, keep_game=False)
 
 

@@ -317,7 +317,7 @@ def standings_effects(session: Session, event: Event) -> list[Effect]:
             for r in rows
         ]
     )
-    theme = session.room.settings.get("theme", "classic")
+    theme = session.room.settings.theme or "classic"
     return [
         Picture(
             title, (), text, lang=lang, theme=theme, header=header, rows=rows, name="standings.png"

@@ -22,6 +22,7 @@ from engine.errors import DominoError
 from engine.game import Game
 from engine.record import new_record
 from engine.rules import Rules
+from storage.notes import GameNotes, TableRef
 
 GRACE_TIMER = "grace"  # the table's seats not taken by then: a forfeit (or substitutes)
 # A door opened a table's room (bot/core/posts.py): the table's game is made there at once,
@@ -31,10 +32,9 @@ OPEN_TIMER = "table"
 log = logging.getLogger(__name__)
 
 
-def of_table(loaded: Loaded) -> dict[str, int] | None:
+def of_table(loaded: Loaded) -> TableRef | None:
     """The tournament, round and table of a game that is a tournament table."""
-    found = loaded.meta.get("tournament")
-    return found if isinstance(found, dict) else None
+    return loaded.notes.table
 
 
 def guard(loaded: Loaded) -> None:
@@ -97,11 +97,8 @@ async def make_table(session: Session, args: Sequence[str]) -> None:
     rules = rules_of(event)
     seats = await seats_for(session, event, table, rules)
     absent = [i for i, s in enumerate(seats) if s.user is not None]
-    meta = {
-        "tournament": {"id": tid, "round": number_of_round, "table": number},
-        "absent": absent,
-    }
-    snapshot = {"record": new_record(rules, []), "meta": meta}
+    notes = GameNotes(table=TableRef(tid, number_of_round, number), absent=absent)
+    snapshot = {"record": new_record(rules, []), "meta": notes.to_json()}
     row = await store.games.create(
         session.room.id, rules.preset, seats_json(seats), snapshot, session.now
     )
@@ -130,13 +127,12 @@ async def begin_table(session: Session, loaded: Loaded, event: Event) -> None:
 
 async def arrive(session: Session, loaded: Loaded) -> None:
     """A paired player takes the seat kept for them (/join at the table)."""
-    absent: list[int] = loaded.meta.get("absent", [])
+    absent = loaded.notes.absent
     mine = next((i for i, s in enumerate(loaded.seats) if s.user == session.user.id), None)
     if mine is None:
         raise Refusal(words.NOT_YOUR_TABLE)
     if mine in absent:
         absent.remove(mine)
-    loaded.meta["absent"] = absent
     if absent:
         await save(session, loaded)
         missing = ", ".join(name_of(loaded.seats[i], i, session.lang) for i in absent)
@@ -148,7 +144,7 @@ async def arrive(session: Session, loaded: Loaded) -> None:
     session.say(words.TABLE_BEGINS)
     found = of_table(loaded)
     assert found is not None
-    event = await load_id(session.store, found["id"])
+    event = await load_id(session.store, found.tournament)
     await begin_table(session, loaded, event)
 
 
@@ -161,22 +157,22 @@ async def grace_over(session: Session, loaded: Loaded) -> list[Effect]:
 
 async def no_shows(session: Session, loaded: Loaded) -> list[Effect]:
     found = of_table(loaded)
-    absent: list[int] = loaded.meta.get("absent", [])
+    absent = loaded.notes.absent
     if found is None or not absent or loaded.game is not None:
         return []
-    event = await load_id(session.store, found["id"])
+    event = await load_id(session.store, found.tournament)
     lang = session.lang
     if event.settings.substitutes:
         names = ", ".join(name_of(loaded.seats[i], i, lang) for i in absent)
         for i in absent:
             loaded.seats[i].bot = "normal"  # playing for them; /join brings them back
-        loaded.meta["absent"] = []
+        loaded.notes.absent = []
         session.say(words.SUBSTITUTED, names=names)
         await begin_table(session, loaded, event)
         return []
     rules = loaded.rules
     missing = {rules.side_of(i) if rules.partners else i for i in absent}
-    table = event.table(found["round"], found["table"])
+    table = event.table(found.round, found.table)
     points = event.settings.forfeit_points
     if len(missing) == 2:
         score, winner = (0, 0), None
@@ -209,8 +205,8 @@ async def result_of(session: Session, loaded: Loaded) -> list[Effect]:
     game = loaded.game
     if found is None or game is None or game.outcome is None:
         return []
-    event = await load_id(session.store, found["id"])
-    table = event.table(found["round"], found["table"])
+    event = await load_id(session.store, found.tournament)
+    table = event.table(found.round, found.table)
     if table.status == "done":
         return []  # the judges decided it already
     outcome = game.outcome
