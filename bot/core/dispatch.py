@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import bot.core.handlers  # noqa: F401  (attaches every handler to its registry entry)
 from bot.core import texts
+from bot.core.reactions import react
 from bot.core.registry import COMMANDS, Needs, Where, Who
 from bot.core.seats import seat_of
 from bot.core.session import SYSTEM, Refusal, Session
@@ -61,6 +62,7 @@ async def dispatch(session: Session) -> None:
     if not allowed(session, spec.who):
         raise Refusal(spec.denied or DENIED[spec.who])
     await spec.handler(session)
+    await react(session)
 
 
 def plain_dashes(text: str) -> str:

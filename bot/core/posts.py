@@ -15,13 +15,16 @@ from collections.abc import Callable
 from datetime import datetime
 
 from bot.core.model import Place, Post, TableTold
-from bot.core.tournament.tables import OPEN_TIMER
 from storage.database import utcnow
 from storage.store import Store
 
 BOARD = "board"  # the kind of the room's post the board is
 LOBBY = "lobby"  # the kind of the room's post a game's lobby is (Telegram edits it in place)
 HAND = "hand"  # the move the latest hand with moves to make went out at (a restart checks it)
+# A door opened a room for a tournament's table: the table's game is made there at once,
+# by the timer of this kind (bot/core/tournament/tables.py), in whichever process fires it
+# (one that stopped meanwhile leaves it to the next).
+OPEN_TIMER = "table"
 
 
 class Posts:

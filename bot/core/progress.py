@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -27,6 +28,14 @@ from engine.views import View, view_of
 from lang import tr
 from storage.errors import StorageError
 from storage.timers import ALL, TimerPlan
+
+
+@dataclass(frozen=True)
+class GameEnded:
+    """Reported when a game ends with its result written (bot/core/reactions.py)."""
+
+    loaded: Loaded
+
 
 IDLE_HOURS = 24  # a game nobody touches ends itself
 NEXT_HAND_SECONDS = 8  # the pause between hands, unless someone presses "next"
@@ -210,6 +219,24 @@ def timer_plan(
     return TimerPlan(tuple(cancel), tuple(sets))
 
 
+async def begin_game(session: Session, loaded: Loaded, clock: datetime | None) -> None:
+    """Deal the first hand to the seats as they are; the game clock runs out at
+    ``clock`` (a tournament table: the round's clock)."""
+    rules = loaded.rules
+    game = Game(rules, sum(1 for s in loaded.seats if not s.empty))
+    game.started_at = session.now.timestamp()
+    if clock is not None and rules.time_limit_minutes:
+        # the engine's clock runs from the start for the rule's minutes: a round's clock
+        # may have fewer left (a table that began late), so the game starts that much earlier
+        left = (clock - session.now).total_seconds()
+        game.started_at -= rules.time_limit_minutes * 60 - max(0.0, left)
+    game.start_hand(seed=session.desk.seeds())
+    loaded.game = game
+    loaded.notes.started_at = game.started_at
+    session.say(texts.BEGUN, preset=texts.preset_name(session.lang, rules.preset))
+    await progress(session, loaded, status="playing", fresh_hand=True, clock=clock)
+
+
 async def next_hand(session: Session, loaded: Loaded) -> None:
     """Deal the next hand (between hands only) and play up to a person's turn."""
     game = loaded.game
@@ -250,7 +277,4 @@ async def finish(session: Session, loaded: Loaded) -> None:
     if not counted:
         summary += "\n" + tr(lang, texts.NOT_COUNTED)
     session.effects.append(Say(summary))
-    if loaded.notes.table is not None:  # a tournament table: its result, in the event
-        from bot.core.tournament.tables import game_over  # (the tables use this module)
-
-        session.effects += await game_over(session, loaded)
+    session.reported.append(GameEnded(loaded))  # (a tournament's table: its result)

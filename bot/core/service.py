@@ -112,7 +112,7 @@ class GameService:
         lock = self._locks.setdefault(session.room.id, asyncio.Lock())
         async with lock:
             for _ in range(TRIES):
-                session.effects, session.trusted = [], False
+                session.effects, session.reported, session.trusted = [], [], False
                 session.held, session.seat = None, None
                 try:
                     await dispatch(session)

@@ -198,6 +198,8 @@ class Session:
     now: datetime
     desk: Desk
     effects: list[Effect] = field(default_factory=list)
+    # what the command reported as it went, for the reactions (bot/core/reactions.py)
+    reported: list[Any] = field(default_factory=list)
     fresh: bool = False  # read the game from storage even if this process holds it
     trusted: bool = False  # the game came from memory, unread
     held: Loaded | None = None  # the room's game, when the command needs one

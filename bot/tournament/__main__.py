@@ -12,7 +12,7 @@ import sys
 import time
 from typing import Any, NoReturn
 
-from bot.core.tournament.simulate import FORMATS, Plan, simulate
+from bot.core.simulator import FORMATS, Plan, simulate
 from engine.players import STRENGTHS
 from engine.presets import preset_names
 

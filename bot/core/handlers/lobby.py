@@ -4,19 +4,18 @@ and cancelling."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from bot.core import house_rules, texts
-from bot.core.progress import close, progress
+from bot.core.progress import begin_game, close, progress
 from bot.core.registry import handles
 from bot.core.saving import save
 from bot.core.seats import Seat, seat_of, seats_json
-from bot.core.session import Loaded, Refusal, Session
+from bot.core.session import Refusal, Session
 from bot.core.showing import hand_for, lobby_of, name_of
 from bot.core.teams import drawn_seats
 from bot.core.tournament import tables
 from engine.errors import DominoError
-from engine.game import Game
 from engine.players import STRENGTHS
 from engine.presets import preset_names
 from engine.record import new_record
@@ -226,25 +225,7 @@ async def begin(session: Session) -> None:
     clock = None
     if rules.time_limit_minutes:
         clock = session.now + timedelta(minutes=rules.time_limit_minutes)
-    await start(session, loaded, clock)
-
-
-async def start(session: Session, loaded: Loaded, clock: datetime | None) -> None:
-    """Deal the first hand to the seats as they are; the game clock runs out at
-    ``clock`` (a tournament table: the round's clock)."""
-    rules = loaded.rules
-    game = Game(rules, sum(1 for s in loaded.seats if not s.empty))
-    game.started_at = session.now.timestamp()
-    if clock is not None and rules.time_limit_minutes:
-        # the engine's clock runs from the start for the rule's minutes: a round's clock
-        # may have fewer left (a table that began late), so the game starts that much earlier
-        left = (clock - session.now).total_seconds()
-        game.started_at -= rules.time_limit_minutes * 60 - max(0.0, left)
-    game.start_hand(seed=session.desk.seeds())
-    loaded.game = game
-    loaded.notes.started_at = game.started_at
-    session.say(texts.BEGUN, preset=texts.preset_name(session.lang, rules.preset))
-    await progress(session, loaded, status="playing", fresh_hand=True, clock=clock)
+    await begin_game(session, loaded, clock)
 
 
 @handles("cancel")

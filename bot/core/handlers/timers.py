@@ -7,6 +7,7 @@ from __future__ import annotations
 from bot.core import opening, texts
 from bot.core.describe import move_words
 from bot.core.model import TurnCall
+from bot.core.posts import OPEN_TIMER
 from bot.core.progress import close, computer_move, next_hand, progress
 from bot.core.registry import handles
 from bot.core.session import Loaded, Session
@@ -21,7 +22,7 @@ from lang import tr
 async def timer(session: Session) -> None:
     """A timer of the room's game fell due (or the service acts for a restart or a room gone)."""
     kind, version, *more = session.args
-    if kind == tables.OPEN_TIMER:  # a door opened this room for a tournament's table
+    if kind == OPEN_TIMER:  # a door opened this room for a tournament's table
         await tables.open_table(session, more)
         return
     if kind == ROUND_TIMER:  # a tournament's break is over: its next round

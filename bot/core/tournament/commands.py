@@ -333,18 +333,18 @@ async def start(session: Session, event: Event | None) -> None:
     event = require_organiser(session, event)
     if event.row.status == "running" or event.row.status == "finished":
         raise Refusal(words.TOO_LATE_TO_SET)
-    repo = session.store.tournaments
-    dropped = []
-    if event.settings.checkin and event.row.status == "checkin":
-        for entry in event.entries:
-            if entry.status == "registered":
-                await repo.set_entry(event.id, entry.id, status="dropped")
-                dropped.append(entry.name)
-    event = await load(session.store, event.row)
-    playing = [e for e in event.entries if e.playing]
+    # entries not checked in drop out; counted first: a refused start changes nothing
+    checked = event.settings.checkin and event.row.status == "checkin"
+    dropping = [e for e in event.entries if checked and e.status == "registered"]
+    playing = [e for e in event.entries if e.playing and e not in dropping]
     least = 4 if event.settings.format == "rotating" else 2
     if len(playing) < least:
         raise Refusal(words.TOO_FEW, least=least)
+    repo = session.store.tournaments
+    for entry in dropping:
+        await repo.set_entry(event.id, entry.id, status="dropped")
+    dropped = [e.name for e in dropping]
+    event = await load(session.store, event.row)
     if dropped:
         session.say(words.DROPPED, teams=", ".join(dropped))
     await log(session, event, "start", data={"dropped": dropped})

@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from datetime import timedelta
 
 from bot.core.model import Effect, Place
-from bot.core.progress import close
+from bot.core.progress import GameEnded, begin_game, close
+from bot.core.reactions import reacts
 from bot.core.saving import save
 from bot.core.seats import Seat, seats_json
 from bot.core.session import Loaded, Refusal, Session
@@ -25,9 +26,6 @@ from engine.rules import Rules
 from storage.notes import GameNotes, TableRef
 
 GRACE_TIMER = "grace"  # the table's seats not taken by then: a forfeit (or substitutes)
-# A door opened a table's room (bot/core/posts.py): the table's game is made there at once,
-# by whichever process fires it (one that stopped meanwhile leaves it to the next).
-OPEN_TIMER = "table"
 
 log = logging.getLogger(__name__)
 
@@ -117,12 +115,10 @@ async def make_table(session: Session, args: Sequence[str]) -> None:
 
 
 async def begin_table(session: Session, loaded: Loaded, event: Event) -> None:
-    from bot.core.handlers.lobby import start  # (the lobby's own start, which imports this)
-
     ends = (event.row.clock or {}).get("ends_at")
     clock = at(ends, session.now) if ends and loaded.rules.time_limit_minutes else None
     await session.store.timers.cancel(session.room.id, GRACE_TIMER)
-    await start(session, loaded, clock)
+    await begin_game(session, loaded, clock)
 
 
 async def arrive(session: Session, loaded: Loaded) -> None:
@@ -193,11 +189,14 @@ async def no_shows(session: Session, loaded: Loaded) -> list[Effect]:
     return elsewhere(await place_of(session, event), effects)
 
 
-async def game_over(session: Session, loaded: Loaded) -> list[Effect]:
-    """The table's game ended (its results written): the table's result, told in the
+@reacts(GameEnded)
+async def game_over(session: Session, ended: GameEnded) -> None:
+    """A table's game ended (its results written): the table's result, told in the
     tournament's room (and the round closed when it was the last)."""
+    if of_table(ended.loaded) is None:
+        return
     async with session.desk.tournament_lock(session.community.id):
-        return await result_of(session, loaded)
+        session.effects += await result_of(session, ended.loaded)
 
 
 async def result_of(session: Session, loaded: Loaded) -> list[Effect]:
