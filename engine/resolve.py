@@ -80,3 +80,34 @@ def resolve(game: Game, seat: int, text: str, ply: int | None = None) -> Move:
         )
     where = ", ".join(m.action_text() for m in fits)
     raise Ambiguous(f"{tile} fits in more than one place: {where}", tile, fits)
+
+
+def confirm(game: Game, seat: int, move: Move) -> Move:
+    """``move``, given whole (a button's, in RECORD.md notation), if ``seat`` may make it
+    now: one of :meth:`~engine.game.Game.legal_moves`. Else the precise reason, as
+    :func:`resolve` gives it for the same words (GameOver, NotYourTurn, CannotNow,
+    NotYourTile, DoesNotFit). Changes nothing.
+
+    >>> from engine.game import Game
+    >>> from engine.rules import Rules
+    >>> game = Game(Rules.from_preset("partnership"), 4)
+    >>> hand = game.start_hand(seed=7)
+    >>> move = game.legal_moves()[0]
+    >>> confirm(game, move.seat, Move.parse(str(move))) == move
+    True
+    """
+    hand = game.hand
+    if hand is None:
+        over = game.outcome is not None
+        raise GameOver("the game is over" if over else "no hand is being played", over)
+    if move.seat != seat or hand.to_move != seat:
+        raise NotYourTurn(f"it is seat {hand.to_move}'s turn, not seat {seat}'s", hand.to_move)
+    legal = hand.legal_moves()
+    if move in legal:
+        return move
+    # not a move of now: the reason the same words typed would be refused for; words that
+    # would name another move (an opening tile's, given on a table) name none given whole
+    resolve(game, seat, move.action_text())
+    assert move.tile is not None  # (a pass, draw or end that is not legal: CannotNow)
+    tile_moves = tuple(m for m in legal if m.tile is not None)
+    raise DoesNotFit(f"{move.action_text()} is not a move now", move.tile, tile_moves)

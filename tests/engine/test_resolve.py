@@ -23,7 +23,7 @@ from engine.errors import (
 )
 from engine.game import Game
 from engine.moves import Action, Move
-from engine.resolve import resolve
+from engine.resolve import confirm, resolve
 from engine.rules import Rules
 from engine.tiles import Tile, set_tiles
 from tests.engine.playouts import CASES, new_game
@@ -93,6 +93,25 @@ def check_position(game: Game, rng: random.Random) -> None:
         resolve(game, seat, some, ply=game.ply + 1)
     with pytest.raises(EmptyMove):
         resolve(game, seat, "  ")
+    check_confirmed(game, seat, legal, held)
+
+
+def check_confirmed(game: Game, seat: int, legal: Any, held: set[Tile]) -> None:
+    """A move given whole (a button's notation) is confirmed as itself when legal, and
+    refused otherwise, never read as another move."""
+    for move in legal:
+        assert confirm(game, seat, Move.parse(str(move))) == move
+        for other in range(game.players):
+            if other != seat:  # another seat's press, or this move under another seat
+                with pytest.raises(NotYourTurn):
+                    confirm(game, other, move)
+                with pytest.raises(NotYourTurn):
+                    confirm(game, seat, Move(other, move.action, move.tile, move.on))
+    for tile in sorted(held):
+        bare = Move(seat, Action.PLAY, tile)  # an opening tile's words, which typed may
+        if bare not in legal:  # name the one place it fits: given whole, they name none
+            with pytest.raises(IllegalMove):
+                confirm(game, seat, bare)
 
 
 @pytest.mark.parametrize("case", CASES, ids=_ids)
@@ -139,6 +158,12 @@ def test_a_tile_that_does_not_fit_where_asked() -> None:
     elsewhere = next(t for t in set_tiles(6) if t not in (playable.on,))
     with pytest.raises(DoesNotFit):
         resolve(game, seat, f"{playable.tile} on {elsewhere}")
+
+
+def test_a_move_given_whole_when_no_hand_is_in_play() -> None:
+    game = Game(Rules.from_preset("partnership"), 4)
+    with pytest.raises(GameOver):
+        confirm(game, 0, Move.parse("0: 6-6"))
 
 
 def test_no_hand_in_play() -> None:
