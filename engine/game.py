@@ -624,13 +624,6 @@ class Game:
             self._playing = None
             self._check_end(self.logs[-1].result)
 
-    def check_clock(self, now: float) -> bool:
-        """Expire the clock if ``now`` is past the time limit; True once time is up."""
-        limit = self.rules.time_limit_minutes
-        if limit and self.started_at is not None and now - self.started_at >= limit * 60:
-            self.expire_clock()
-        return self.time_up
-
     def seconds_left(self, now: float) -> float | None:
         limit = self.rules.time_limit_minutes
         if not limit or self.started_at is None:

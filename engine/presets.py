@@ -55,10 +55,6 @@ def preset_names() -> dict[str, str]:
     return {name: _TITLES.get(name, name) for name in _rules.PRESETS}
 
 
-def preset_title(name: str) -> str:
-    return _TITLES.get(name, name)
-
-
 def preset_about(name: str) -> str:
     """The catalog id of the preset's description."""
     if name not in _rules.PRESETS:

@@ -4,9 +4,7 @@ with its own hand below. Only the view (and the names and clocks the bot passes)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
-from typing import Protocol
 
 from PIL import Image, ImageDraw
 
@@ -21,6 +19,7 @@ from render.line_layout import Link, badges_around, layout_line
 from render.measure import Measure, NoMeasure, RecordingDraw
 from render.names import short_names
 from render.palette import indexed
+from render.plain import Table
 from render.scene import Scene, scene_layout
 from render.sheets import draw_score_sheet
 from render.theme import RGB, Theme, theme_named
@@ -34,91 +33,12 @@ PANEL_SCORE_GAP = 14  # pixels at least between a panel's name and its score
 BACK_STEP = 15  # pixels from one back to the next in a panel's row of tiles held
 
 
-class TableLike(Protocol):
-    """What a picture needs besides the view: the names at the table and the clocks
-    (the engine never reads a clock; the bot passes the seconds left), and the look.
-    Any object with these fields will do (the bot passes its own plain ``Table``)."""
-
-    @property
-    def names(self) -> tuple[str, ...]: ...
-    @property
-    def turn_seconds(self) -> float | None: ...  # left to the player to move
-    @property
-    def clock_seconds(self) -> float | None: ...  # left on the tournament game clock
-    @property
-    def lang(self) -> str: ...
-    @property
-    def theme(self) -> str: ...
-    @property
-    def numerals(self) -> bool: ...  # numbers as numerals on every set, not pips
-
-    # Optional: ``notice: str``, what the table waits for ("Team Ana / Carla chooses who
-    # opens (20 s)"), drawn across the table when present (see :func:`notice_of`).
-    # Optional too (read by :func:`tags_of`, :func:`notes_of`, :func:`scored_of`):
-    # ``tags: tuple[str, ...]``, per seat a small tag apart from the name (a computer's
-    # strength, "difícil"; "" for people); ``notes: tuple[str, ...]``, per seat what it
-    # did since its last turn ("pasa", "roba 3", "+15"; "" for nothing), drawn in its own
-    # place on the seat's panel; ``scored: str``, what the last play scored in words
-    # ("Ana +3 · cuenta 15"), shown in the line of facts.
+def _per_seat(values: tuple[str, ...], seat: int) -> str:
+    """A seat's tag or note ("" for a seat the table says nothing of)."""
+    return values[seat] if 0 <= seat < len(values) else ""
 
 
-@dataclass(frozen=True)
-class Table:
-    """render's own :class:`TableLike` (the command line and the tests build one)."""
-
-    names: tuple[str, ...]
-    turn_seconds: float | None = None
-    clock_seconds: float | None = None
-    lang: str = "es"
-    theme: str = "classic"
-    numerals: bool = False
-    notice: str = ""
-    tags: tuple[str, ...] = ()
-    notes: tuple[str, ...] = ()
-    scored: str = ""
-
-    def name(self, seat: int) -> str:
-        return seat_name(self, seat)
-
-
-def notice_of(table: TableLike) -> str:
-    """What the table waits for, if the table says (an optional field of a table)."""
-    notice = getattr(table, "notice", "")
-    return notice if isinstance(notice, str) else ""
-
-
-def _per_seat(table: TableLike, field: str, seat: int) -> str:
-    values = getattr(table, field, ())
-    if isinstance(values, (tuple, list)) and 0 <= seat < len(values):
-        value = values[seat]
-        return value if isinstance(value, str) else ""
-    return ""
-
-
-def tags_of(table: TableLike, seat: int) -> str:
-    """The small tag beside a seat's name (a computer's strength), "" if none."""
-    return _per_seat(table, "tags", seat)
-
-
-def notes_of(table: TableLike, seat: int) -> str:
-    """What the seat did since its last turn ("pasa", "roba 3", "+15"), "" if nothing."""
-    return _per_seat(table, "notes", seat)
-
-
-def scored_of(table: TableLike) -> str:
-    """What the last play scored, in words, if the table says."""
-    scored = getattr(table, "scored", "")
-    return scored if isinstance(scored, str) else ""
-
-
-def seat_name(table: TableLike, seat: int) -> str:
-    """The name at ``seat``, or "Player 3" for a seat the table does not name."""
-    if 0 <= seat < len(table.names):
-        return table.names[seat]
-    return f"{word('player', table.lang)} {seat + 1}"
-
-
-def draw_board(view: View, table: TableLike, measure: Measure | None = None) -> Image.Image:
+def draw_board(view: View, table: Table, measure: Measure | None = None) -> Image.Image:
     """The table as ``view`` shows it; a seat's view adds its hand, the end of a hand
     adds every hand revealed and the score sheet. ``measure`` (render/measure.py), when
     given, records what is drawn: the picture's geometry as data."""
@@ -130,7 +50,7 @@ def draw_board(view: View, table: TableLike, measure: Measure | None = None) -> 
     return indexed(image)
 
 
-def draw_hand(view: View, table: TableLike) -> Image.Image:
+def draw_hand(view: View, table: Table) -> Image.Image:
     """Only a player's hand (for a private message): the tiles and their move keys."""
     painter = _Painter(view, table, scene_layout(0, (0.0, 0.0), None, view.hand))
     return indexed(painter.hand_alone())
@@ -142,7 +62,7 @@ class _Painter:
     def __init__(
         self,
         view: View,
-        table: TableLike,
+        table: Table,
         scene: Scene | None = None,
         measure: Measure | None = None,
     ) -> None:
@@ -206,7 +126,7 @@ class _Painter:
     # ----- parts -----------------------------------------------------------------------
 
     def name(self, seat: int) -> str:
-        return seat_name(self.table, seat)
+        return self.table.name(seat)
 
     @cached_property
     def unit(self) -> float:
@@ -375,7 +295,7 @@ class _Painter:
         view, table, theme, draw = self.view, self.table, self.theme, self.draw
         name_font, small, tag_font = font(PANEL_NAME_SIZE), font(17), font(14)
         # while the table waits (a team choosing who opens) nobody's turn is framed
-        to_move = None if notice_of(table) else view.to_move
+        to_move = None if table.notice else view.to_move
         for seat, box in enumerate(self.scene.panels):
             left, top, right, bottom = box.scaled(1)
             draw.rectangle((left + 3, top + 3, right - 3, bottom - 3), fill=theme.panel)
@@ -420,7 +340,7 @@ class _Painter:
                 else:  # a narrow panel: the frame says whose turn
                     right_end -= 2
             at_left: float = inner_left
-            tag = tags_of(table, seat)
+            tag = _per_seat(table.tags, seat)
             if tag:
                 tag = fit_text(draw, tag, tag_font, max(0, right_end - at_left - 10))
                 if tag and tag != "…":
@@ -433,7 +353,7 @@ class _Painter:
                     )
                     draw.text((at_left + 5, row), tag, fill=theme.muted, font=tag_font, anchor="lm")
                     at_left += w + 18
-            note = notes_of(table, seat)
+            note = _per_seat(table.notes, seat)
             if note:
                 note = fit_text(draw, note, small, max(0, right_end - at_left))
                 if note and note != "…":
@@ -454,7 +374,7 @@ class _Painter:
                 parts.append(goal)  # "to 100: whoever reaches it loses"
         if view.rules.has_boneyard or view.trains:
             parts.append(f"{word('boneyard', lang)}: {view.boneyard}")
-        told = scored_of(self.table)  # the bot's words for the last score ("Ana +3 · ...")
+        told = self.table.scored  # the bot's words for the last score ("Ana +3 · ...")
         if told:
             parts.append(told)
         elif view.count is not None and view.placements:
@@ -471,7 +391,7 @@ class _Painter:
             parts.append(word("time_up", lang))
         if view.revealed is not None and view.result is not None:
             parts.append(self.result_text(view.result))
-        notice = notice_of(self.table)
+        notice = self.table.notice
         roomy = self.scene.table.h >= NOTICE_ROOM
         if notice and not roomy:
             parts.append(notice)

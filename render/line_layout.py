@@ -204,13 +204,6 @@ class _Exit:
         object.__setattr__(self, "zone", _zone(self))
 
 
-@dataclass
-class _Arm:
-    exits: list[_Exit]  # where it may start (the first that works)
-    chain: list[Placement]
-    ply: int
-
-
 class _Board:
     """One attempt at laying a divisor table: tiles go in arm by arm, each arm turning
     (a snake) where it would leave the table or come near another arm."""

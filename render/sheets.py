@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -14,6 +13,7 @@ from engine.views import View
 from render.fonts import fit_text, font
 from render.geometry import Box
 from render.names import short_names
+from render.plain import Standing
 from render.theme import Theme, theme_named
 from render.words import goal_text, word
 
@@ -146,35 +146,8 @@ def draw_score_sheet(
     return _draw_table(title, [kind, *sides], rows, widths, theme, aside=goal)
 
 
-class StandingLike(Protocol):
-    """One line of a leaderboard: any object with these fields will do (the bot passes
-    its own plain ``Standing``)."""
-
-    @property
-    def name(self) -> str: ...
-    @property
-    def games(self) -> int: ...
-    @property
-    def wins(self) -> int: ...
-    @property
-    def rating(self) -> float | None: ...
-    @property
-    def points(self) -> int | None: ...
-
-
-@dataclass(frozen=True)
-class Standing:
-    """render's own :class:`StandingLike` (the command line and the tests build one)."""
-
-    name: str
-    games: int
-    wins: int
-    rating: float | None = None
-    points: int | None = None
-
-
 def draw_leaderboard(
-    title: str, standings: Sequence[StandingLike], theme_name: str = "classic", lang: str = "es"
+    title: str, standings: Sequence[Standing], theme_name: str = "classic", lang: str = "es"
 ) -> Image.Image:
     theme = theme_named(theme_name)
     header = ["#", word("player", lang), word("games", lang), word("won", lang), "%"]

@@ -45,10 +45,9 @@ def word(key: str, lang: str = "es") -> str:
     return tr(lang, _WORDS[key])
 
 
-# What a game is played to (the goal's head) and which way its score counts, as the board
-# and the score sheet say it. bot/core/describe.py's goal_text says the same with the same ids
-# (the service draws no picture and imports nothing of render/;
-# tests/render/test_target_shown.py holds the two to the same words).
+# What a game is played to (the goal's head) and which way its score counts, as the board,
+# the score sheet and the service's words say it (the service reads it here: this module
+# draws nothing).
 
 
 def numbers_hands(rules: Rules) -> bool:

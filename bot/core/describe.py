@@ -5,15 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.goal import goal_of
 from engine.keys import move_keys
 from engine.line import END, HALF, Placement
 from engine.moves import MEXICAN, Action, Move
 from engine.outcome import CountScore
-from engine.rules import Rules
 from engine.tiles import Tile
 from engine.views import View
 from lang import tr
+from render.words import goal_text
 
 
 def move_words(lang: str, move: Move, names: Sequence[str]) -> str:
@@ -301,16 +300,3 @@ def describe_hand(view: View, names: Sequence[str], lang: str) -> str:
         for key, move in move_keys(view.legal_moves):
             lines.append(f"  {key}) {move_words(lang, move, names)}")
     return "\n".join(lines)
-
-
-# The words of render/words.py's goal_text (the service imports nothing of render/;
-# tests/render/test_target_shown.py holds the two to the same words).
-
-
-def goal_text(rules: Rules, number: int, lang: str) -> str:
-    """The target and which way it counts, as the board and the score sheet say it: "a
-    100: pierde quien llega", "ronda 3 de 13: menos puntos gana", "1 mano" (``number``:
-    the hand or round being played)."""
-    head, params, way = goal_of(rules, number)
-    words = tr(lang, head, **params)
-    return words if way is None else f"{words}: {tr(lang, way)}"

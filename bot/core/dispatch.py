@@ -28,7 +28,7 @@ DASHES = str.maketrans(dict.fromkeys("‐‑‒–—―−﹘﹣－", "-"))
 DENIED = {
     Who.SEATED: texts.NOT_SEATED,
     Who.CREATOR: texts.CREATOR_ONLY,
-    Who.ADMIN: texts.ADMINS_ONLY,
+    Who.ADMIN: texts.ROOM_ADMINS_ONLY,
 }
 
 

@@ -29,6 +29,8 @@ from engine.rules import OPTION_NAMES, Rules, option_choices, option_spec
 from lang import tr, trn
 from storage.notes import RoomSettings
 
+# On and off as people type them, in each language (house rules, /settings, a tournament's
+# flags: one list for all).
 YES = ("on", "yes", "true", "1", "si", "sí", "sim", "y")
 NO = ("off", "no", "false", "0", "não", "nao", "n")
 OFF = ("off", "none", "no", "-")  # "off" of an option that may be off (None)
@@ -162,10 +164,9 @@ def read_value(name: str, text: str) -> Any:
     spec = option_spec(name)
     word = text.strip().lower()
     if spec.flag:
-        if word in YES:
-            return True
-        if word in NO:
-            return False
+        flag = yes_or_no(word)
+        if flag is not None:
+            return flag
     elif spec.choices is not None:
         for choice in spec.choices:
             if word == typed(choice) or (choice is None and word in OFF):
@@ -180,6 +181,12 @@ def read_value(name: str, text: str) -> Any:
         message = texts.BAD_NUMBER_OR_OFF if spec.nullable else texts.BAD_NUMBER_VALUE
         raise HouseRuleError(message, text=text, name=name, low=low, high=high)
     raise HouseRuleError(texts.BAD_VALUE, text=text, name=name, values=values_text(name))
+
+
+def yes_or_no(text: str) -> bool | None:
+    """``text`` read as on (True) or off (False); None: neither."""
+    word = text.strip().lower()
+    return True if word in YES else False if word in NO else None
 
 
 def values_text(name: str) -> str:

@@ -1,4 +1,6 @@
-"""What goes into the service and what comes out: plain values, no platform in sight.
+"""What goes into the service and what comes out: plain values, no platform in sight (a
+picture's own plain values, its :class:`Table` and a leaderboard's :class:`Standing`,
+are render/plain.py's: the service builds them, the doors draw them).
 
 A :class:`Command` says who did what where; the service answers with a list of effects
 for the adapter to deliver. Text in an effect is already in the language of whoever
@@ -10,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.views import View
+from render.plain import Standing, Table
+from render.theme import THEMES as DRAWN_THEMES
 
 
 @dataclass(frozen=True)
@@ -48,29 +52,8 @@ class Command:
     private: bool = False
 
 
-# The looks a room may choose (/settings theme): render/theme.py draws each of them
-# (tests/core/test_layers.py holds the two to the same names).
-THEMES = ("classic", "dark", "contrast")
-
-
-@dataclass(frozen=True)
-class Table:
-    """What a picture needs besides the view, as plain data: the names at the table and
-    the clocks (the engine never reads a clock; the service passes the seconds left), and
-    the room's look. Pictures are drawn at delivery (bot/doors/pictures.py)."""
-
-    names: tuple[str, ...]
-    turn_seconds: float | None = None  # left to the player to move
-    clock_seconds: float | None = None  # left on the tournament game clock
-    lang: str = "es"
-    theme: str = "classic"
-    numerals: bool = False  # numbers as numerals on every set, not pips
-    notice: str = ""  # what the table waits for: "Team Ana / Carla chooses who opens (20 s)"
-    # per seat, a small tag drawn apart from the name: a computer's strength ("difícil")
-    tags: tuple[str, ...] = ()
-    # per seat, what it did in its last turn besides playing: "pasa", "roba 3", "+15"
-    notes: tuple[str, ...] = ()
-    scored: str = ""  # what the last play scored by the count: "Ana +3 · cuenta 15"
+# The looks a room may choose (/settings theme): render/theme.py draws each of them.
+THEMES = tuple(DRAWN_THEMES)
 
 
 @dataclass(frozen=True)
@@ -187,18 +170,6 @@ class File:
     data: bytes
     text: str
     private: Person | None = None
-
-
-@dataclass(frozen=True)
-class Standing:
-    """One line of a leaderboard, as plain data (render.sheets.Standing has the same
-    fields)."""
-
-    name: str
-    games: int
-    wins: int
-    rating: float | None = None
-    points: int | None = None
 
 
 @dataclass(frozen=True)

@@ -133,23 +133,57 @@ def _periods() -> tuple[Choice, ...]:
     return tuple(Choice(value, label) for value, label in PERIODS.items())
 
 
-TOURNAMENT_ACTIONS = {
-    "register": N_("register a team"), "list": N_("who is in"), "standings": N_("standings"),
-    "checkin": N_("check in"), "leave": N_("withdraw"), "new": N_("open a tournament"),
-    "set": N_("change its settings"), "close": N_("close registration"),
-    "start": N_("start round 1"), "next": N_("start the next round now"),
-    "pause": N_("pause the round"), "resume": N_("resume the round"),
-    "extend": N_("extend the round"), "judge": N_("name a judge"),
-    "penalty": N_("penalty to a team"), "forfeit": N_("award a forfeit"),
-    "void": N_("void a table"), "expel": N_("expel a team"),
-    "correct": N_("correct a result"), "log": N_("what the judges did"),
-    "export": N_("export as files"), "cancel": N_("cancel the tournament"),
-    "help": N_("how it works"),
-}  # fmt: skip
+# Every action of ``/tournament``, once: its name, the other words people type for it,
+# what it does, and whether it may be asked of a tournament that is over (its handlers:
+# ``@action`` in bot/core/tournament/commands.py).
+
+
+@dataclass(frozen=True)
+class TournamentAction:
+    about: str  # a catalog id
+    also: tuple[str, ...] = ()  # other words people type for it (Spanish, Portuguese)
+    looks: bool = False  # only looks: it may be asked of the last tournament, over
+
+
+TOURNAMENT_ACTIONS: dict[str, TournamentAction] = {
+    "register": TournamentAction(N_("register a team"), ("registrar", "inscribir")),
+    "list": TournamentAction(N_("who is in"), ("lista",), looks=True),
+    "standings": TournamentAction(
+        N_("standings"), ("tabla", "clasificacion", "clasificación"), looks=True
+    ),
+    "checkin": TournamentAction(N_("check in")),
+    "leave": TournamentAction(N_("withdraw"), ("withdraw", "retirar")),
+    "new": TournamentAction(N_("open a tournament")),
+    "set": TournamentAction(N_("change its settings")),
+    "close": TournamentAction(N_("close registration")),
+    "start": TournamentAction(N_("start round 1")),
+    "next": TournamentAction(N_("start the next round now")),
+    "pause": TournamentAction(N_("pause the round")),
+    "resume": TournamentAction(N_("resume the round")),
+    "extend": TournamentAction(N_("extend the round")),
+    "judge": TournamentAction(N_("name a judge")),
+    "penalty": TournamentAction(N_("penalty to a team"), ("penalizar", "penalidad")),
+    "forfeit": TournamentAction(N_("award a forfeit")),
+    "void": TournamentAction(N_("void a table"), ("anular",)),
+    "expel": TournamentAction(N_("expel a team"), ("expulsar",)),
+    "correct": TournamentAction(N_("correct a result"), ("corregir",)),
+    "log": TournamentAction(N_("what the judges did"), ("registro",), looks=True),
+    "export": TournamentAction(N_("export as files"), looks=True),
+    "cancel": TournamentAction(N_("cancel the tournament")),
+    "help": TournamentAction(N_("how it works")),
+}
+
+
+def tournament_action(word: str) -> str | None:
+    """The ``/tournament`` action ``word`` names (its name, or another word for it)."""
+    word = word.lower()
+    if word in TOURNAMENT_ACTIONS:
+        return word
+    return next((name for name, a in TOURNAMENT_ACTIONS.items() if word in a.also), None)
 
 
 def _tournament_actions() -> tuple[Choice, ...]:
-    return tuple(Choice(value, label) for value, label in TOURNAMENT_ACTIONS.items())
+    return tuple(Choice(name, action.about) for name, action in TOURNAMENT_ACTIONS.items())
 
 
 def _settings() -> tuple[Choice, ...]:
@@ -289,7 +323,3 @@ def asks_admin(name: str) -> bool:
 
 def moves() -> frozenset[str]:
     return frozenset(s.name for s in COMMANDS.values() if s.move)
-
-
-def private_ok() -> frozenset[str]:
-    return frozenset(s.name for s in COMMANDS.values() if s.where is Where.SEAT)

@@ -7,11 +7,11 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from bot.core.describe import goal_text
 from engine.game import Game
 from engine.outcome import HandResult
 from engine.presets import preset_names
 from lang import N_, tr
+from render.words import goal_text
 
 DATABASE_DOWN = N_("The database is not answering. Nothing was changed; try again in a moment.")
 NOTHING_CHANGED = N_("Something went wrong on our side. Nothing was changed; try again.")
@@ -47,7 +47,6 @@ NEED_PLAYERS = N_(
     "It takes at least {least} players. Add computers, or begin with empty seats filled: /begin fill"
 )
 BEGUN = N_("The game of {preset} begins. Good luck!")
-CANCEL_WHO = N_("Only the player who opened the game, or a room admin, can cancel it.")
 CANCELLED = N_("{name} cancelled the game. It counts for nobody.")
 CANNOT_DRAW = N_("You cannot draw now.")
 CANNOT_PASS = N_("You cannot pass: you have a tile to play.")
@@ -79,7 +78,7 @@ EXPORTED_SO_FAR = N_(
 NOTHING_TO_EXPORT = N_("The game has not begun: there is nothing to export yet.")
 BAD_GAME_NUMBER = N_("'{text}' is not a game number.")
 NO_SUCH_GAME_HERE = N_("There is no game {number} in this room.")
-ADMINS_ONLY = N_("Only room admins can change the settings.")
+ROOM_ADMINS_ONLY = N_("Only room admins can change the settings.")
 SETTINGS_HOW = N_("Write the setting and its value, for example: /settings language en")
 SETTING_CHANGED = N_("Setting {name} is now {value}.")
 BAD_LANGUAGE = N_("The languages are: {languages}.")

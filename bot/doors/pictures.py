@@ -43,11 +43,6 @@ async def picture_png(picture: Picture) -> bytes:
     )
 
 
-async def leaderboard_png(picture: Picture) -> bytes:
-    """The older name of :func:`picture_png` (callers from before tables of figures)."""
-    return await picture_png(picture)
-
-
 def _png(draw: Callable[..., Image], *args: object) -> bytes:
     out = io.BytesIO()
     # (a board image carries this level itself; said here too, for any Pillow)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from bot.core.model import File, Hand, Picture, Say
-from bot.doors.pictures import leaderboard_png
+from bot.doors.pictures import picture_png
 from storage.store import Store
 from tests.core.driver import Room, boards, private_to
 from tests.core.test_service import play_out
@@ -83,7 +83,7 @@ async def test_leaderboard_stats_and_forget(store: Store) -> None:
     await play_out(room, ["Ana", "Beto"])
     top = await room.say("Carla", "/top")
     picture = next(e for e in top if isinstance(e, Picture))
-    png = await leaderboard_png(picture)  # drawn at delivery
+    png = await picture_png(picture)  # drawn at delivery
     assert png.startswith(b"\x89PNG") and "Ana" in picture.text and "Beto" in picture.text
     assert "Ana" in texts(await room.say("Carla", "/top draw week"))
     stats = texts(await room.say("Ana", "/stats"))

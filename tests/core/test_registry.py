@@ -9,8 +9,19 @@ from pathlib import Path
 import bot.core.handlers
 from bot.core import texts
 from bot.core.handlers.room import setting
-from bot.core.registry import COMMANDS, SETTINGS, Needs, Where, Who, moves, private_ok, public
+from bot.core.registry import (
+    COMMANDS,
+    SETTINGS,
+    TOURNAMENT_ACTIONS,
+    Needs,
+    Where,
+    Who,
+    moves,
+    public,
+    tournament_action,
+)
 from bot.core.session import Refusal
+from bot.core.tournament.commands import HANDLERS as ACTION_HANDLERS
 
 HANDLERS = Path(bot.core.handlers.__file__).parent
 # the tournament's handlers live with the rest of the tournament (issue 22)
@@ -46,7 +57,8 @@ def test_every_command_has_its_handler_and_every_handler_a_command() -> None:
 
 def test_the_lists_derived_from_the_registry() -> None:
     assert moves() == {"play", "draw", "pass", "end", "next", "open"}
-    assert private_ok() == {"play", "draw", "pass", "end", "hand", "open"}
+    private = {s.name for s in COMMANDS.values() if s.where is Where.SEAT}
+    assert private == {"play", "draw", "pass", "end", "hand", "open"}
     assert "timer" not in {s.name for s in public()}
     assert all(s.where is not Where.INTERNAL for s in public())
 
@@ -67,3 +79,16 @@ def test_a_seat_or_a_creator_is_asked_of_a_game_on_the_table() -> None:
             assert spec.needs is not Needs.NOTHING, spec.name
         if spec.move or spec.where is Where.SEAT:
             assert spec.needs is Needs.PLAYING and spec.who is Who.SEATED, spec.name
+
+
+def test_every_tournament_action_has_its_handler_and_its_words() -> None:
+    """The actions of /tournament are written once (the registry): Discord offers each,
+    each has its handler, and each word for one names it."""
+    assert set(ACTION_HANDLERS) == set(TOURNAMENT_ACTIONS)
+    [what] = [o for o in COMMANDS["tournament"].options if o.name == "what"]
+    assert what.choices is not None
+    assert [c.value for c in what.choices()] == list(TOURNAMENT_ACTIONS)
+    for name, action in TOURNAMENT_ACTIONS.items():
+        assert tournament_action(name.upper()) == name
+        assert all(tournament_action(word) == name for word in action.also)
+    assert tournament_action("knockout") is None

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import render.theme
-from bot.core.model import THEMES, Board, Hand
+from bot.core.model import Board, Hand
 from bot.doors.pictures import board_png, hand_png
 from storage.store import Store
 from tests.core.driver import Room
@@ -19,7 +18,3 @@ async def test_a_board_and_a_hand_are_drawn_from_their_effects(store: Store) -> 
     hand = next(e for e in begun if isinstance(e, Hand))
     assert (await board_png(board)).startswith(PNG)
     assert (await hand_png(hand)).startswith(PNG)
-
-
-def test_every_theme_a_room_may_choose_is_drawn() -> None:
-    assert set(THEMES) == set(render.theme.THEMES)

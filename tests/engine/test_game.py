@@ -109,9 +109,10 @@ def test_start_hand_needs_exactly_one_source_of_tiles() -> None:
 def test_the_clock_is_read_by_the_caller() -> None:
     game = Game(Rules.from_preset("tournament_pr"), 4, started_at=1000.0)
     assert game.seconds_left(1000.0 + 60) == 39 * 60
-    assert not game.check_clock(1000.0 + 39 * 60)
+    assert game.seconds_left(1000.0 + 39 * 60) == 60 and not game.time_up
     game.start_hand(seed=1)
-    assert game.check_clock(1000.0 + 40 * 60)
+    assert game.seconds_left(1000.0 + 40 * 60) == 0  # the caller reads its clock, and says
+    game.expire_clock()
     assert game.time_up and not game.over  # the hand in progress is played to its end
     while game.hand is not None:
         game.apply(game.legal_moves()[0])

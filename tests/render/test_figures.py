@@ -224,7 +224,6 @@ async def test_a_picture_with_rows_is_drawn_as_a_table_of_figures() -> None:
     expected = draw_figures("Torneo", HEADER, ROWS, "dark", "en")
     assert image.size == expected.size
     assert image.convert("RGB").tobytes() == expected.tobytes()
-    assert await pictures.leaderboard_png(picture) == png  # the older name draws the same
 
 
 async def test_a_picture_without_rows_is_still_the_leaderboard() -> None:

@@ -19,8 +19,6 @@ from engine.presets import option_about, preset_names
 from engine.rules import option_bounds, option_spec
 from lang import LANGUAGES, language, tr
 
-YES = ("on", "yes", "true", "1", "si", "sí", "sim")
-
 
 @handles("settings")
 async def settings(session: Session) -> None:
@@ -105,7 +103,7 @@ def setting(name: str, value: str) -> dict[str, Any]:
             raise Refusal(texts.BAD_TIMEOUT)
         return {"turn_timeout": int(value)}
     if name == "numerals":
-        return {"numerals": value.lower() in YES}
+        return {"numerals": house_rules.yes_or_no(value) is True}
     if name == "options":  # read apart: settings options [preset] name=value ...
         raise Refusal(texts.SETTINGS_OPTIONS_HOW)
     raise Refusal(texts.UNKNOWN_SETTING, name=name)

@@ -12,9 +12,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import fields, replace
 from typing import Any
 
+from bot.core.house_rules import yes_or_no
 from bot.core.model import Effect, Elsewhere, File, Say
 from bot.core.names import MENTION, searched
-from bot.core.registry import handles
+from bot.core.registry import TOURNAMENT_ACTIONS, handles, tournament_action
 from bot.core.saving import save as save_game
 from bot.core.session import Refusal, Session
 from bot.core.tournament import rounds, words
@@ -33,7 +34,7 @@ from storage.games import ACTIVE
 from storage.timers import ALL, TimerPlan
 
 Action = Callable[[Session, "Event | None"], Awaitable[None]]
-ACTIONS: dict[str, Action] = {}
+HANDLERS: dict[str, Action] = {}  # each action's handler, by its name
 # the settings typed as name=value, and their bounds
 NUMBERS = {
     "target": (1, 10_000),
@@ -44,27 +45,16 @@ NUMBERS = {
     "penalty": (1, 1_000),
 }
 FLAGS = ("substitutes", "checkin")
-ON = ("on", "yes", "true", "si", "sí", "sim", "1")
-OFF = ("off", "no", "false", "não", "nao", "0")
 FIELD = {"grace": "grace_minutes", "forfeit": "forfeit_points"}  # typed name: field
 CLOSE_TIMER = "tournament_close"  # registration closes by itself (closes=<minutes>)
-LOOKING = (
-    "standings",
-    "tabla",
-    "clasificacion",
-    "clasificación",
-    "export",
-    "list",
-    "lista",
-    "log",
-    "registro",
-)  # what may be asked of a tournament that is over; fmt: skip
 
 
-def action(*names: str) -> Callable[[Action], Action]:
+def action(name: str) -> Callable[[Action], Action]:
+    """Attach the decorated handler to the action ``name`` (registry.TOURNAMENT_ACTIONS)."""
+
     def attach(handler: Action) -> Action:
-        for name in names:
-            ACTIONS[name] = handler
+        assert name in TOURNAMENT_ACTIONS, f"{name} is no action of the registry's"
+        HANDLERS[name] = handler
         return handler
 
     return attach
@@ -80,17 +70,18 @@ async def tournament(session: Session) -> None:
 async def act(session: Session) -> None:
     repo = session.store.tournaments
     what = session.args[0].lower() if session.args else ""
+    name = tournament_action(what)
     row = await repo.active_in_community(session.community.id)
-    if row is None and what in LOOKING:  # the last one's standings stay to see
+    if row is None and name is not None and TOURNAMENT_ACTIONS[name].looks:  # the last one's stay
         row = await repo.latest_in_community(session.community.id)
     event = await load(session.store, row) if row is not None else None
     if not session.args:
         await status(session, event)
         return
-    handler = ACTIONS.get(what)
+    handler = HANDLERS.get(name) if name is not None else None
     if handler is None:
         raise Refusal(words.UNKNOWN_ACTION, text=what, help=tr(session.lang, words.HELP))
-    if what != "new" and event is None:
+    if name != "new" and event is None:
         raise Refusal(words.NONE_HERE)
     await handler(session, event)
 
@@ -177,9 +168,10 @@ def read_settings(
                 raise Refusal(words.BAD_SETTING_VALUE, name=name, text=value)
             changes[FIELD.get(name, name)] = int(low)
         elif name in FLAGS:
-            if low not in ON + OFF:
+            flag = yes_or_no(low)
+            if flag is None:
                 raise Refusal(words.BAD_SETTING_VALUE, name=name, text=value)
-            changes[name] = low in ON
+            changes[name] = flag
         elif name == "closes":
             if not (low.isascii() and low.isdecimal()) or not 1 <= int(low) <= 7 * 24 * 60:
                 raise Refusal(words.BAD_SETTING_VALUE, name=name, text=value)
@@ -223,7 +215,7 @@ def describe(session: Session, settings: Settings) -> str:
 async def new(session: Session, event: Event | None) -> None:
     """Open a tournament in this room (community admins)."""
     if not session.person.admin:
-        raise Refusal(words.ADMINS_ONLY)
+        raise Refusal(words.COMMUNITY_ADMINS_ONLY)
     if event is not None:
         raise Refusal(words.ALREADY, name=event.row.name)
     settings, name_words = read_settings(Settings(), rest(session), epoch(session.now))
@@ -490,7 +482,7 @@ async def cancel(session: Session, event: Event | None) -> None:
 # ----- people ---------------------------------------------------------------------------
 
 
-@action("register", "registrar", "inscribir")
+@action("register")
 async def register(session: Session, event: Event | None) -> None:
     """``register <team name> [@partner]``: a pair (the person and their partner), or in
     an individual event the person alone. The organiser may register others and add
@@ -548,7 +540,7 @@ async def register(session: Session, event: Event | None) -> None:
     session.effects.append(Say(said))
 
 
-@action("leave", "withdraw", "retirar")
+@action("leave")
 async def withdraw(session: Session, event: Event | None) -> None:
     assert event is not None
     typed = " ".join(rest(session))
@@ -565,7 +557,7 @@ async def withdraw(session: Session, event: Event | None) -> None:
     session.say(words.WITHDRAWN, team=entry.name)
 
 
-@action("list", "lista")
+@action("list")
 async def entries(session: Session, event: Event | None) -> None:
     assert event is not None
     if not event.entries:
@@ -593,7 +585,7 @@ async def checkin(session: Session, event: Event | None) -> None:
     session.say(words.CHECKED_IN, team=entry.name)
 
 
-@action("standings", "tabla", "clasificacion", "clasificación")
+@action("standings")
 async def standings(session: Session, event: Event | None) -> None:
     assert event is not None
     session.effects += standings_effects(session, event)
@@ -688,7 +680,7 @@ def judge_name(session: Session) -> str:
     return session.person.name
 
 
-@action("penalty", "penalizar", "penalidad")
+@action("penalty")
 async def penalty(session: Session, event: Event | None) -> None:
     """``penalty <team> [points] [reason ...]``: points taken from a team (20 unless said)."""
     event = require_organiser(session, event)
@@ -727,7 +719,7 @@ async def forfeit(session: Session, event: Event | None) -> None:
     await to_room(session, event, [Say(said), *effects])
 
 
-@action("void", "anular")
+@action("void")
 async def void(session: Session, event: Event | None) -> None:
     """``void <table>``: the table's game is annulled: no winner, no points."""
     event = require_organiser(session, event)
@@ -741,7 +733,7 @@ async def void(session: Session, event: Event | None) -> None:
     await to_room(session, event, [Say(said), *effects])
 
 
-@action("expel", "expulsar")
+@action("expel")
 async def expel(session: Session, event: Event | None) -> None:
     """``expel <team> [reason]``: out of the tournament; its table in play is lost."""
     event = require_organiser(session, event)
@@ -764,7 +756,7 @@ async def expel(session: Session, event: Event | None) -> None:
     await to_room(session, event, effects)
 
 
-@action("correct", "corregir")
+@action("correct")
 async def correct(session: Session, event: Event | None) -> None:
     """``correct <table> <x>-<y> [round]``: a result set right (the winner follows)."""
     event = require_organiser(session, event)
@@ -790,7 +782,7 @@ async def correct(session: Session, event: Event | None) -> None:
     await to_room(session, event, [Say(said), *effects])
 
 
-@action("log", "registro")
+@action("log")
 async def show_log(session: Session, event: Event | None) -> None:
     assert event is not None
     items = await session.store.tournaments.logs(event.id)

@@ -12,11 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from itertools import combinations
-from typing import Any, TypeVar
 
 Pair = tuple[int, int]
 Foursome = tuple[tuple[int, int], tuple[int, int]]
-TableT = TypeVar("TableT", bound=tuple[Any, ...])
 
 # Rotating: a table is looked for first among the players nearest in rank (the top one
 # and this many below it), so leaders play leaders; further only if none there will do.
@@ -167,22 +165,6 @@ def ranked_tables(
             scored.append(((repeats, rematches, spread, shape), table, repeats))
     scored.sort(key=lambda s: s[0])
     return [(table, repeats) for _, table, repeats in scored]
-
-
-def table_order(tables: Iterable[TableT], ranked: Sequence[int]) -> list[TableT]:
-    """Tables numbered by standing: the table of the best-ranked player first (then by
-    the next best at each). Unranked ids count after all ranked ones."""
-    rank = {e: i for i, e in enumerate(ranked)}
-    return sorted(tables, key=lambda t: sorted(rank.get(e, len(rank)) for e in seats(t)))
-
-
-def seats(table: object) -> list[int]:
-    """The entry ids at a table, however its sides nest."""
-    if isinstance(table, int):
-        return [table]
-    if isinstance(table, tuple | list):
-        return [e for part in table for e in seats(part)]
-    return []
 
 
 def fewest_repeats(entries: Sequence[int], avoid: set[frozenset[int]]) -> int:

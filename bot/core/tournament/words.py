@@ -29,7 +29,7 @@ OPENED_SOLO = N_(
 )
 STATUS = N_("Tournament {name}: {status}, round {round} of {rounds}, {entries} entries.")
 ORGANISERS_ONLY = N_("Only the organiser, a judge or a community admin can do that.")
-ADMINS_ONLY = N_("Only a community admin can open a tournament.")
+COMMUNITY_ADMINS_ONLY = N_("Only a community admin can open a tournament.")
 UNKNOWN_ACTION = N_("I don't know /tournament {text}. {help}")
 BAD_SETTING = N_("{text} is not a tournament setting. Settings: {names}")
 BAD_SETTING_VALUE = N_("{name} cannot be {text}.")

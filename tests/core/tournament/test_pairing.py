@@ -12,7 +12,7 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.core.tournament.pairing import maximum_matching, rotating, round_robin, swiss, table_order
+from bot.core.tournament.pairing import maximum_matching, rotating, round_robin, swiss
 
 
 def pairings(order: Sequence[int]) -> Iterator[list[tuple[int, int]]]:
@@ -222,10 +222,3 @@ def test_rotating_prefers_opponents_not_met() -> None:
     tables, out = rotating([1, 2, 3, 4], set(), met, {})
     assert (tables, out) == ([((1, 3), (2, 4))], [])  # one rematch, not two
     assert rotating([1, 2, 3, 4], set(), set(), {}) == ([((1, 4), (2, 3))], [])
-
-
-def test_table_order_puts_the_leaders_first() -> None:
-    ranked = [5, 3, 1, 4, 2, 6]
-    assert table_order([(1, 4), (2, 6), (3, 5)], ranked) == [(3, 5), (1, 4), (2, 6)]
-    foursomes = [((2, 6), (1, 4)), ((3, 9), (5, 8))]
-    assert table_order(foursomes, ranked) == [((3, 9), (5, 8)), ((2, 6), (1, 4))]
