@@ -89,7 +89,7 @@ async def progress(
         told.append((move, score_of(game, move)))
     hand_over = game.hand is None
     tied_at_limit = False
-    if hand_over and game.outcome is None and view_of(game).hand_number >= MAX_HANDS:
+    if hand_over and game.outcome is None and game.hand_number >= MAX_HANDS:
         tied_at_limit = not stop_at_limit(game)
     game_over = game.outcome is not None
     notes = loaded.notes
@@ -105,7 +105,9 @@ async def progress(
     lang = session.lang
     names = names_of(loaded, lang)
     # every move told, none dropped: one line per turn, and each score by the count
-    board = board_after(session, loaded, story_lines(lang, told, names), game_over or tied_at_limit)
+    view = view_of(game)  # the room's, once for this update (each hand is its seat's)
+    story = story_lines(lang, told, names)
+    board = board_after(session, loaded, view, story, game_over or tied_at_limit)
     session.effects.append(opening.noticed(session, loaded, board))
     if hand_over:
         result = game.logs[-1].result

@@ -14,7 +14,7 @@ from bot.core.seats import Seat
 from bot.core.session import Loaded, Session
 from engine.keys import move_keys
 from engine.moves import Action, Move
-from engine.views import view_of
+from engine.views import View, view_of
 from lang import language, tr
 
 
@@ -58,8 +58,10 @@ def command_for(move: Move) -> str:
     return move.action.value
 
 
-def table_of(session: Session, loaded: Loaded, lang: str | None = None) -> Table:
-    """The names and clocks a picture of the game shows, and the room's look."""
+def table_of(session: Session, loaded: Loaded, view: View, lang: str | None = None) -> Table:
+    """The names and clocks a picture of the game shows, and the room's look; what each
+    seat did last, read from the ``view`` the picture is of (every seat's and the room's
+    tell the same history)."""
     lang = lang or session.lang
     now = session.now.timestamp()
     game = loaded.game
@@ -74,7 +76,6 @@ def table_of(session: Session, loaded: Loaded, lang: str | None = None) -> Table
     notes: tuple[str, ...] = ()
     scored = ""
     if game is not None and game.logs:
-        view = view_of(game)
         notes = seat_notes(lang, view)
         scored = scored_words(lang, view, names_of(loaded, lang))
     return Table(
@@ -105,15 +106,18 @@ def board_buttons(session: Session, loaded: Loaded) -> tuple[Button, ...]:
     return (Button(tr(lang, "Next hand"), "next", game_id, game.ply),)
 
 
-def board_after(session: Session, loaded: Loaded, story: Sequence[str], final: bool) -> Board:
-    """The room's board after moves, told with ``story`` (every move just made)."""
+def board_after(
+    session: Session, loaded: Loaded, view: View, story: Sequence[str], final: bool
+) -> Board:
+    """The room's board after moves (``view``, the room's), told with ``story`` (every
+    move just made)."""
     game = loaded.game
     assert game is not None
     return Board(
         loaded.row.id,
         game.ply,
-        view_of(game),
-        table_of(session, loaded),
+        view,
+        table_of(session, loaded, view),
         "\n".join(story),
         board_buttons(session, loaded),
         final=final,
@@ -132,7 +136,7 @@ def board_as_it_is(session: Session, loaded: Loaded, repost: bool = False) -> Bo
         loaded.row.id,
         game.ply,
         view,
-        table_of(session, loaded),
+        table_of(session, loaded, view),
         describe_table(view, names_of(loaded, session.lang), session.lang),
         board_buttons(session, loaded),
         final=game.outcome is not None,
@@ -168,7 +172,7 @@ def hand_for(session: Session, loaded: Loaded, seat: int, person: Person | None 
             loaded.row.id,
             game.ply,
             view,
-            table_of(session, loaded, lang),
+            table_of(session, loaded, view, lang),
             describe_hand(view, names, lang),
             buttons,
             asked=person is not None,
