@@ -50,6 +50,9 @@ class Command:
     # ``game_id`` names (the adapter looked it up), and the service accepts only the
     # person's own seat actions there (Where.SEAT in bot/core/registry.py)
     private: bool = False
+    # the move a pressed button carries, in RECORD.md notation ("1: 6-4 on 6-6"): the
+    # engine reads it, once (``action`` is then "play", and ``args`` are empty)
+    move: str | None = None
 
 
 # The looks a room may choose (/settings theme): render/theme.py draws each of them.
@@ -78,9 +81,13 @@ class Post:
 @dataclass(frozen=True)
 class Button:
     label: str
-    command: str  # what pressing it sends: "play 6-4 on 6-6", "join 2", "next"
+    # what pressing it sends, as typed: "play 6-4 on 6-6", "join 2", "next"
+    command: str
     game_id: int | None = None
     move_number: int | None = None
+    # a move's button carries the move itself, in RECORD.md notation ("1: 6-4 on 6-6"):
+    # a door sends it whole (``Command.move``), so the core reads it once
+    move: str | None = None
 
 
 @dataclass(frozen=True)

@@ -163,7 +163,7 @@ def hand_for(session: Session, loaded: Loaded, seat: int, person: Person | None 
     view = view_of(game, seat)
     names = names_of(loaded, lang)
     buttons = tuple(
-        Button(label, command_for(move), loaded.row.id, game.ply)
+        Button(label, command_for(move), loaded.row.id, game.ply, str(move))
         for label, move in keyed_moves(lang, view.legal_moves, names)
     )
     session.effects.append(

@@ -57,7 +57,8 @@ class Room:
         return effects
 
     async def press(self, name: str, button: Button) -> list[Effect]:
-        words = button.command.split()
+        """``name`` presses ``button``, as a door sends it (a move's, whole)."""
+        words = ["play"] if button.move is not None else button.command.split()
         command = Command(
             self.place,
             self.person(name),
@@ -65,6 +66,7 @@ class Room:
             tuple(words[1:]),
             move_number=button.move_number,
             game_id=button.game_id,
+            move=button.move,
         )
         effects = await self.service.handle(command)
         self.log += effects

@@ -19,10 +19,9 @@ from engine.errors import (
     InvalidMove,
     NotYourTile,
     NotYourTurn,
-    StaleAction,
 )
 from engine.moves import Move
-from engine.resolve import resolve
+from engine.resolve import confirm, resolve
 from lang import tr
 
 # What a seat is told when the move its own command names cannot be made now.
@@ -31,7 +30,8 @@ CANNOT = {"draw": texts.CANNOT_DRAW, "pass": texts.CANNOT_PASS, "end": texts.CAN
 
 @handles("play")
 async def play(session: Session) -> None:
-    """Play the tile typed, where it is said to go (or where it alone fits)."""
+    """Play the tile typed, where it is said to go (or where it alone fits); or make the
+    move a pressed button carries."""
     await make(session, " ".join(session.args))
 
 
@@ -58,22 +58,24 @@ async def make(session: Session, text: str) -> None:
     loaded, seat = session.loaded, session.my_seat
     if loaded.seats[seat].away:
         raise Refusal(texts.AWAY)
-    move = resolved(session, text)
+    move = resolved(session, text, session.command.move)
     session.game.apply(move)
     loaded.seats[seat].timeouts = 0
     await progress(session, loaded, made=[move])
 
 
-def resolved(session: Session, text: str) -> Move:
-    """The one legal move ``text`` names for the person's seat; the engine's refusal in
-    the player's words otherwise (and, when the tile fits in several places, those
-    places as buttons)."""
-    loaded, game = session.loaded, session.game
-    typed = text.strip()
+def resolved(session: Session, text: str, whole: str | None = None) -> Move:
+    """The one legal move ``text`` names for the person's seat, or the move ``whole``
+    is (a pressed button's, in RECORD.md notation: the engine reads it here, once; the
+    dispatch checked already that it was pressed at the game's moment); the engine's
+    refusal in the player's words otherwise (and, when the tile fits in several places,
+    those places as buttons)."""
+    loaded, game, seat = session.loaded, session.game, session.my_seat
+    typed = text.strip() if whole is None else whole
     try:
-        return resolve(game, session.my_seat, text, session.command.move_number)
-    except StaleAction:
-        raise Refusal(texts.STALE) from None
+        if whole is not None:
+            return confirm(game, seat, Move.parse(whole))
+        return resolve(game, seat, text)
     except GameOver as error:
         raise Refusal(texts.GAME_OVER if error.finished else texts.BETWEEN_HANDS) from None
     except NotYourTurn as error:
@@ -101,7 +103,9 @@ def resolved(session: Session, text: str) -> Move:
     except Ambiguous as error:
         names = names_of(loaded, session.own)
         buttons = tuple(
-            Button(move_words(session.own, m, names), command_for(m), loaded.row.id, game.ply)
+            Button(
+                move_words(session.own, m, names), command_for(m), loaded.row.id, game.ply, str(m)
+            )
             for m in error.candidates
         )
         where = tr(session.own, texts.WHERE, tile=error.tile)
