@@ -53,6 +53,10 @@ class Command:
     # the move a pressed button carries, in RECORD.md notation ("1: 6-4 on 6-6"): the
     # engine reads it, once (``action`` is then "play", and ``args`` are empty)
     move: str | None = None
+    # the door shows an answer for this person alone in the room itself, where its
+    # buttons act (Discord's answers only they see, the console); False: its private
+    # answers go elsewhere, where a press acts only for a seat (Telegram's private chat)
+    private_in_room: bool = True
 
 
 # The looks a room may choose (/settings theme): render/theme.py draws each of them.

@@ -272,10 +272,12 @@ async def test_the_creators_rules_buttons(store: Store) -> None:
 
 
 async def test_the_rules_menu_is_in_the_room_on_telegram(store: Store) -> None:
+    """Where a door's private answers go elsewhere (Telegram's private chat, where a press
+    acts only for a seat: the door says so in the command), the menu is the room's."""
     room = await Room.open(store)
     room.place = Place("telegram", "-100", "-100", "Casa", "en")
     await room.say("Ana", "/new draw")
-    menu = await room.say("Ana", "/rule")
+    menu = await room.say("Ana", "/rule", private_in_room=False)
     assert [type(e) for e in menu] == [Say] and menu[0].private is None
     assert "rule draw_rule" in buttons_of(menu)
 

@@ -125,11 +125,6 @@ async def forget(session: Session) -> None:
     session.tell(texts.FORGOTTEN)
 
 
-# Where the rules menu answers the creator: privately where the platform shows a private
-# answer in the room and its buttons act there (Discord's answers only the presser sees,
-# the console); in the room where private answers go to a private chat, whose presses
-# act only for a seat (Telegram).
-MENUS_IN_THE_ROOM = frozenset({"telegram"})
 RULES_PER_PAGE = 20  # option buttons a page of the menu holds (Discord: 25 at most)
 
 
@@ -171,11 +166,14 @@ async def rule(session: Session) -> None:
 
 
 def menu(session: Session, text: str, buttons: tuple[Button, ...]) -> None:
-    """A menu of the rules for the creator (see :data:`MENUS_IN_THE_ROOM`)."""
-    if session.command.place.platform in MENUS_IN_THE_ROOM:
-        session.effects.append(Say(text, buttons=buttons))
-    else:
+    """A menu of the rules for the creator: privately where the door answers privately in
+    the room itself, whose presses act there (Discord's answers only the presser sees,
+    the console); else in the room (Telegram's private answers go to a private chat,
+    where a press acts only for a seat)."""
+    if session.command.private_in_room:
         session.effects.append(Reply(text, private=session.person, buttons=buttons))
+    else:
+        session.effects.append(Say(text, buttons=buttons))
 
 
 def options_menu(lang: str, rules: Any, game_id: int, page: int) -> tuple[str, tuple[Button, ...]]:

@@ -187,7 +187,7 @@ class TelegramBot:
         place = place_of(chat, topic, user.language_code)
         admin = core.asks_admin(action) and await self._is_admin(chat, user)
         words = stats_args(message) if action == "stats" else tuple(args)
-        command = Command(place, person_of(user, admin), action, words)
+        command = Command(place, person_of(user, admin), action, words, private_in_room=False)
         await self.delivery.deliver(place, await self.service.handle(command))
 
     async def _private_command(self, user: User, action: str, args: list[str]) -> None:
@@ -286,6 +286,7 @@ class TelegramBot:
             move_number=pressed.move_number,
             game_id=pressed.game_id,
             private=private,
+            private_in_room=False,  # private answers go to the private chat
         )
         effects = await self.service.handle(command)
         popup, rest = _popup_for(effects, str(user.id))
