@@ -36,9 +36,9 @@ class Platform(ABC, Generic[Origin]):
     # board's text instead of a message of its own (not where the room sees every hand)
     notifies_privately: bool = True
 
-    @abstractmethod
     def room_key(self, place: Place) -> str:
         """Where messages are counted toward the board's burial (a chat, a channel)."""
+        return place.room
 
     def draws(self, place: Place) -> bool:
         """Whether pictures of ``place`` are wanted here (the console shows the room you
@@ -56,9 +56,9 @@ class Platform(ABC, Generic[Origin]):
         """Show ``board`` in the message ``message_id``; False when that message is gone
         (then it is posted anew). "Not modified" is True."""
 
-    @abstractmethod
     async def delete(self, place: Place, message_id: str) -> None:
-        """Delete a message of the room; one that is too old or gone stays (no error)."""
+        """Delete a message of the room; one that is too old or gone stays (no error). A
+        platform that cannot delete leaves it."""
 
     async def before_board(self, place: Place, board: Board) -> None:
         """Before a board goes out (Discord closes the game's lobby)."""
@@ -83,10 +83,11 @@ class Platform(ABC, Generic[Origin]):
         """A text for ``person`` only (a Reply, a Popup of a typed command); False when
         their private messages are closed."""
 
-    @abstractmethod
     async def ask_to_open(self, place: Place, person: Person, game_id: int | None) -> str | None:
         """Tell ``person`` in the room how to open their private messages (called once
-        per game and person). ``game_id`` None: a private answer outside a game failed."""
+        per game and person). ``game_id`` None: a private answer outside a game failed. A
+        platform whose private messages are never closed has nobody to tell."""
+        return None
 
     # ----- pictures and files --------------------------------------------------------
 

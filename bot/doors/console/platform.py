@@ -54,9 +54,6 @@ class ConsolePlatform(Platform[None]):
         self.screen = screen
         self._posted = 0
 
-    def room_key(self, place: Place) -> str:
-        return place.room
-
     def draws(self, place: Place) -> bool:
         return self.screen.here(place)
 
@@ -73,9 +70,6 @@ class ConsolePlatform(Platform[None]):
     async def edit_board(self, place: Place, message_id: str, board: Board, png: bytes) -> bool:
         self._board(place, board, png)
         return True
-
-    async def delete(self, place: Place, message_id: str) -> None:
-        """A terminal's lines stay."""
 
     def _board(self, place: Place, board: Board, png: bytes) -> None:
         screen = self.screen
@@ -117,9 +111,6 @@ class ConsolePlatform(Platform[None]):
             self.screen.print(say.text)
             self._buttons(say.buttons)
         return True
-
-    async def ask_to_open(self, place: Place, person: Person, game_id: int | None) -> str | None:
-        return None  # nobody's lines are ever closed here
 
     # ----- pictures and files ----------------------------------------------------------
 

@@ -116,9 +116,6 @@ class DiscordPart(Platform[Interaction]):
         self._warned: set[int] = set()  # interactions told that the channel is closed to us
         self._threads: set[int] = set()  # threads opened here for tournament tables
 
-    def room_key(self, place: Place) -> str:
-        return place.room
-
     def forget_room(self, channel_id: int) -> None:
         self._passing.pop(channel_id, None)
         self._lobbies.pop(channel_id, None)
