@@ -133,10 +133,9 @@ async def tables_to_open(
     return found
 
 
-def table_call(session: Session, event: Event, table: Table, people: list[Person]) -> Say:
-    """The table's players called at its room; a table of computers only begins at once:
-    nobody is called."""
-    lang = session.lang
+def table_call(event: Event, table: Table, people: list[Person], lang: str) -> Say:
+    """The table's players called at its room, in ``lang`` (the tournament room's, as
+    its list of tables); a table of computers only begins at once: nobody is called."""
     a, b = event.side_name(table.sides[0]), event.side_name(table.sides[1])
     if not people:
         return Say(tr(lang, words.TABLE_OF_COMPUTERS, table=table.number, round=table.round,

@@ -23,6 +23,7 @@ from engine.errors import DominoError
 from engine.game import Game
 from engine.record import new_record
 from engine.rules import Rules
+from lang import language
 from storage.notes import GameNotes, TableRef
 
 GRACE_TIMER = "grace"  # the table's seats not taken by then: a forfeit (or substitutes)
@@ -105,7 +106,10 @@ async def make_table(session: Session, args: Sequence[str]) -> None:
     )
     loaded = session.desk.loaded(row)
     people = await people_of(session, event, table.sides)
-    session.effects.append(table_call(session, event, table, people))
+    # called in the tournament room's language, as its list of the tables was told
+    hall = await store.people.room_by_id(event.row.room_id)
+    lang = language(hall.settings.language or session.community.locale or session.lang)
+    session.effects.append(table_call(event, table, people, lang))
     if not absent:  # computers only (the simulator): the game begins at once
         await begin_table(session, loaded, event)
         return
