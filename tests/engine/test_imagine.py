@@ -11,12 +11,18 @@ import pytest
 from engine.ai.imagine import HeavyPlays, LineImagination, TrainImagination
 from engine.ai.knowledge import Knowledge
 from engine.game import Game
+from engine.hand import Hand
 from engine.players import make_player
 from engine.rules import Rules
 from engine.simulate import decisions
-from engine.tiles import NUMBER_MASK, tiles_of
+from engine.tiles import NUMBER_MASK, Tile, tiles_of
 from engine.train import TrainHand
 from engine.views import View
+
+
+def undrawn(hand: Hand) -> list[Tile]:
+    """The boneyard's tiles nobody has drawn yet."""
+    return hand.boneyard[len(hand.boneyard) - hand.boneyard_left :]
 
 
 def positions(preset: str, players: int, seed: int, options: dict | None = None):
@@ -54,11 +60,11 @@ def test_a_rebuilt_round_plays_like_the_real_one(preset: str, players: int, opti
             assert state.legal_moves() == real.legal_moves()
             assert [h.bit_count() for h in state.hands] == [h.bit_count() for h in real.hands]
             assert state.hands[view.seat] == real.hands[view.seat]
-            assert len(state.boneyard) - state._bone_at == view.boneyard
+            assert state.boneyard_left == view.boneyard
             hidden = set(tiles_of(sum(h for s, h in enumerate(real.hands) if s != view.seat)))
-            hidden |= set(real.boneyard[real._bone_at :])
+            hidden |= set(undrawn(real))
             imagined = set(tiles_of(sum(h for s, h in enumerate(state.hands) if s != view.seat)))
-            imagined |= set(state.boneyard[state._bone_at :])
+            imagined |= set(undrawn(state))
             assert imagined == hidden  # the same unseen tiles, dealt differently
             checked += 1
     assert checked > 20
@@ -102,9 +108,7 @@ def test_the_table_rebuilt_once_takes_every_deal(preset: str, players: int) -> N
             imagination = LineImagination(view, Knowledge.of(view))
             for _ in range(3):
                 imagination.deal(rng)  # deals before: none changes the table
-            state = imagination.table.with_hands(
-                list(real.hands), list(real.boneyard[real._bone_at :])
-            )
+            state = imagination.table.with_hands(list(real.hands), undrawn(real))
             twin = real.copy()
             while twin.ended is None:
                 moves = twin.legal_moves()

@@ -5,6 +5,7 @@ answer), as people do."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import sqlite3
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.core.progress import NEXT_PAUSE_SECONDS
 from tests.doors.discord.fake_discord import (
     AUTOCOMPLETE_RESULT,
     CHANNEL_MESSAGE,
@@ -101,6 +103,8 @@ class Table:
     pressed_at: int = -1  # the move number play_out pressed last
     pressed_id: str | None = None  # the message pressed last
     _asked: dict[str, int] = field(default_factory=dict)  # name: board updates at "My hand"
+    # a hand's end (its board message): when this table first saw it (the loop's clock)
+    _ended: dict[str, float] = field(default_factory=dict)
     _scanned: int = 0
     _updates: int = 0
 
@@ -145,6 +149,19 @@ class Table:
             return any(c.ok and path.search(c.path) for c in self.fake.calls)
 
         await self.fake.wait_for(done, timeout, f"the answer to {what or iid}")
+
+    async def fence(self, name: str, sub: str = "score") -> None:
+        """Return once whatever the bot had queued for the channel has gone out: ``name``
+        runs ``/domino score`` (needs a game in play; ``rules`` in a lobby), whose answer
+        is a message to the channel, and its deferred answer goes only when that message
+        is out (DiscordPart.delivered). A channel's messages go out one after another, in
+        the order they were queued (bot/doors/outbox.py), and a board is dropped only for
+        a newer board, never for a text: what was queued there before the answer has gone
+        out too. Call it after the interactions looked at were answered (a press's
+        effects are queued before the answers they hold). Neither is a board, and
+        neither changes a game."""
+        shown = await self.command(name, sub)
+        assert shown == [], f"the answer to /domino {sub} was not for the channel: {shown}"
 
     async def autocomplete(self, name: str, focused: str, value: str, sub: str = "play") -> list:
         """The choices the bot offers ``name`` typing ``value`` into option ``focused``."""
@@ -293,6 +310,24 @@ class Table:
 
     # ----- playing ---------------------------------------------------------------------
 
+    async def pause_over(self, ended: float, updates: int) -> None:
+        """After "Next hand" was refused: wait until it can deal, NEXT_PAUSE_SECONDS after
+        the hand ended (bot/core/progress.py; ``ended``, when the table first saw the end,
+        is later), or until the bot's timer dealt (the board changed from ``updates``).
+        Refused after the pause, only the timer deals."""
+        loop = asyncio.get_running_loop()
+        over = ended + NEXT_PAUSE_SECONDS
+        if loop.time() >= over:
+            await self.fake.wait_for(
+                lambda: self.board_updates() > updates, timeout=20, what="the next hand"
+            )
+            return
+        await self.fake.wait_for(
+            lambda: self.board_updates() > updates or loop.time() >= over,
+            timeout=NEXT_PAUSE_SECONDS + 10,
+            what="the pause between hands",
+        )
+
     async def start_game(self, preset: JSON, computers: int = 0) -> JSON:
         """The first person runs ``/domino new`` with ``preset`` options, the others join,
         computer players take ``computers`` seats, the game begins; the first board."""
@@ -320,6 +355,8 @@ class Table:
                 return moves_pressed
             updates = self.board_updates()
             next_hand = [c for c in keys if c.endswith(":next")]
+            if next_hand:
+                ended = self._ended.setdefault(board["id"], asyncio.get_running_loop().time())
             if next_hand and until_hand_end:
                 return moves_pressed
             if next_hand:
@@ -333,6 +370,8 @@ class Table:
                     timeout=20,
                     what="the next hand",
                 )
+                if self.refusals(iid) and self.board_updates() == updates:
+                    await self.pause_over(ended, updates)
                 continue
             if any(MY_HAND.match(c) for c in keys):
                 for name in self.closed:

@@ -27,6 +27,10 @@ def _env(fake: FakeDiscord, home: Path, **more: str) -> dict[str, str]:
     }
 
 
+def _read(path: Path) -> str:
+    return path.read_text(errors="replace") if path.exists() else ""
+
+
 async def test_a_refused_token_stops_the_program_with_one_line(tmp_path: Path) -> None:
     async with FakeDiscord() as fake:
         process = await asyncio.create_subprocess_exec(
@@ -59,8 +63,13 @@ async def test_an_unreachable_discord_is_tried_again(tmp_path: Path) -> None:
         [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, stdout=log, stderr=log
     )
     try:
-        await asyncio.sleep(2.5)  # refused connections meanwhile
-        assert process.poll() is None
+        # its first try is refused (the log says so), however long its start took
+        await fake.wait_for(
+            lambda: process.poll() is not None or "not reachable" in _read(tmp_path / "bot.log"),
+            timeout=60,
+            what="a refused connection in the log",
+        )
+        assert process.poll() is None, _read(tmp_path / "bot.log")
         await fake.start(port=port)
         fake.guild(1 << 22, "Dominó")
         await fake.wait_for(fake.connected_shards, timeout=30, what="the bot connected")

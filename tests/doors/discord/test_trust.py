@@ -5,7 +5,6 @@ neither; a display name full of markdown and mentions shows as typed and pings n
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import subprocess
@@ -55,13 +54,23 @@ def channel_state(fake: FakeDiscord, channel: int) -> tuple[list[JSON], int]:
     return fake.messages(channel), len(writes)
 
 
-async def quiet(fake: FakeDiscord, seconds: float = 1.0) -> None:
-    """Wait until the bot has sent nothing for ``seconds`` (what it was sending went out)."""
-    while True:
-        count = len(fake.calls)
-        await asyncio.sleep(seconds)
-        if len(fake.calls) == count:
-            return
+async def settled(table: Table, bot: BotProcess, game: int, channel: int) -> tuple[list[JSON], int]:
+    """``channel``'s state once whatever the bot had queued for it has gone out: Ana
+    fences it (Table.fence: the score, or the rules while ``game`` waits in its lobby),
+    and the fence's own message is its newest message and its latest write."""
+    sub = "score" if game_row(bot, game)[0] == "playing" else "rules"
+    here, table.channel = table.channel, channel
+    try:
+        await table.fence("Ana", sub)
+    finally:
+        table.channel = here
+    return channel_state(table.fake, channel)
+
+
+def before_the_fence(state: tuple[list[JSON], int]) -> tuple[list[JSON], int]:
+    """A channel's state as :func:`settled` found it, without the fence's message."""
+    messages, writes = state
+    return messages[:-1], writes - 1
 
 
 def newest_id(fake: FakeDiscord, channel: int = CHANNEL) -> int:
@@ -221,15 +230,20 @@ async def test_presses_forged_in_a_direct_message_act_nowhere(fake, bot, table) 
     game_a = game_of(await fake.wait_for(table.lobby, what="the lobby"))
 
     async def nothing_happens(forger: Forger, forged: list[str]) -> None:
-        await quiet(fake)
-        before = (channel_state(fake, CHANNEL), channel_state(fake, OTHER_CHANNEL))
+        before = (
+            await settled(table, bot, game_a, CHANNEL),
+            await settled(table, bot, game_b, OTHER_CHANNEL),
+        )
         games = [game_row(bot, game_a), game_row(bot, game_b)]
         settings = rooms(bot)
         for custom_id in forged:
             answer = await forger.press(custom_id)
             assert answer["content"] and answer["channel_id"] == forger.message["channel_id"]
-        await quiet(fake)  # anything sent to a room has gone out
-        after = (channel_state(fake, CHANNEL), channel_state(fake, OTHER_CHANNEL))
+        # anything the presses sent to a room has gone out
+        after = (
+            before_the_fence(await settled(table, bot, game_a, CHANNEL)),
+            before_the_fence(await settled(table, bot, game_b, OTHER_CHANNEL)),
+        )
         assert after == before, "a forged press wrote to a channel"
         assert [game_row(bot, game_a), game_row(bot, game_b)] == games
         assert rooms(bot) == settings
@@ -285,7 +299,9 @@ async def test_a_button_of_another_channels_game_acts_in_neither(fake, bot, tabl
     for action in ("cancel", "hand", "board", "next", "leave", "add_ai normal"):
         answer = await forger.press(f"dom:c:{game_b}:-:{action}")
         assert "earlier moment" in answer["content"], answer["content"]
-    await asyncio.sleep(1)
+    # stopped, the program first sends whatever is on its way, to any channel
+    # (DiscordBot.run waits for the delivery to be idle before it disconnects)
+    assert await bot.stop() == 0
     assert channel_state(fake, OTHER_CHANNEL) == other
     assert [game_row(bot, game_a), game_row(bot, game_b)] == games
 

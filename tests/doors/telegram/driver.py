@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tests.doors.telegram.fake_api import FakeTelegram
+from bot.core.progress import NEXT_PAUSE_SECONDS
+from tests.doors.telegram.fake_api import Call, FakeTelegram
 from tests.program import Program
 
 JSON = dict[str, Any]
@@ -51,6 +52,8 @@ class Table:
     tg: FakeTelegram
     chat: int = GROUP
     people: dict[str, JSON] = field(default_factory=dict)
+    # a hand's end (its board message): when this table first saw it (the loop's clock)
+    _ended: dict[int, float] = field(default_factory=dict)
 
     def person(self, name: str, user_id: int, lang: str = "en", open_chat: bool = True) -> JSON:
         user = self.tg.user(user_id, name, lang)
@@ -118,6 +121,69 @@ class Table:
 
         return await self.tg.wait_for(answer, what=f"an answer to {data}")
 
+    async def fence(self, name: str, command: str, answer: str, to: int | None = None) -> Call:
+        """Return once whatever the bot had queued for this chat has gone out: ``name``
+        types ``command`` there, whose answer is a message to the chat starting with
+        ``answer`` (``/score`` in a game: "Score:"). A chat's messages go out one after
+        another, in the order they were queued (bot/doors/outbox.py), and a board is
+        dropped only for a newer board, never for a text: what was queued there before
+        the answer has gone out too. With ``to`` (``name``'s private chat), the answer is
+        private (``/help``): what the chat's room sends ``name`` privately goes out in
+        order too, in a lane of its own. Call it after the updates looked at were
+        answered (a press's effects are queued as soon as its answer is taken, while
+        this command goes through getUpdates and the service first). The answer's call."""
+        before = len(self.tg.calls)
+        self.tg.send_message(self.chat, self.people[name], command)
+        chat = self.chat if to is None else to
+
+        def answered() -> Call | None:
+            return next(
+                (
+                    c
+                    for c in self.tg.calls[before:]
+                    if c.ok
+                    and c.method.lower() == "sendmessage"
+                    and str(c.params.get("chat_id")) == str(chat)
+                    and str(c.params.get("text", "")).startswith(answer)
+                ),
+                None,
+            )
+
+        return await self.tg.wait_for(answered, what=f"the answer to {command}")
+
+    def ended(self, board: JSON) -> float:
+        """When this table first saw ``board`` show a hand's end (the loop's clock): the
+        hand was over by then."""
+        return self._ended.setdefault(board["message_id"], asyncio.get_running_loop().time())
+
+    async def deal(self, name: str, board: JSON) -> JSON | None:
+        """``name`` presses "Next hand" on ``board``, a hand's end, until the next hand is
+        dealt. "Next hand" deals no sooner than NEXT_PAUSE_SECONDS after the hand ended
+        (bot/core/progress.py): a press refused as too soon is made again once that long
+        has passed since the table first saw the end, or not at all if the bot's timer
+        dealt meanwhile (the board changed). The accepted press's answer; None when the
+        timer dealt."""
+        [data] = [d for d in buttons(board) if d.endswith("|next")]
+        loop = asyncio.get_running_loop()
+        over = self.ended(board) + NEXT_PAUSE_SECONDS
+        updates = self.board_updates()
+
+        def dealt() -> bool:
+            return self.board_updates() > updates
+
+        while (answer := await self.press(name, board, data)).get("text"):
+            if dealt():
+                return None
+            if loop.time() >= over:  # refused after the pause: only the timer deals now
+                await self.tg.wait_for(dealt, timeout=20, what=f"the next hand: {answer}")
+                return None
+            await self.tg.wait_for(
+                lambda: dealt() or loop.time() >= over,
+                timeout=NEXT_PAUSE_SECONDS + 10,
+                what="the pause between hands",
+            )
+        return answer
+
     async def play_out(self, limit: int = 1500, until_hand_end: bool = False) -> int:
         """Everyone presses the first move of the newest hand, and someone presses "Next
         hand" between hands, until the board has no buttons left (the game is over), or
@@ -132,14 +198,16 @@ class Table:
                 return moves
             updates = self.board_updates()
             next_hand = [d for d in keys if d.endswith("|next")]
+            if next_hand:
+                self.ended(board)
             if next_hand and until_hand_end:
                 return moves
             if next_hand:
                 name = next(iter(self.people))
-                answer = await self.press(name, board, next_hand[0])
-                if answer.get("text"):  # too soon: the pause between hands is not over
-                    await asyncio.sleep(0.5)
+                dealt = await self.deal(name, board)
+                if dealt is None:  # the timer dealt it
                     continue
+                answer = dealt
             else:
 
                 def fresh(last: tuple[int, int] | None = pressed) -> tuple[str, JSON] | None:

@@ -4,7 +4,6 @@ against the fake Bot API."""
 
 from __future__ import annotations
 
-import asyncio
 from types import SimpleNamespace
 from typing import Any
 
@@ -124,8 +123,10 @@ async def test_a_stale_press_is_answered_with_how_things_are_now(
         lambda: (turn := table.newest_hand()) is not None and turn[0] != name,
         what="the other's turn, all of the move delivered",
     )
-    await asyncio.sleep(0.5)  # (nothing else is on its way)
+    # nothing else is on its way to them: the group's room sends them their messages in
+    # order, and /help's answer, privately, comes after whatever was queued before it
     chat = table.people[name]["id"]
+    await table.fence(name, "/help", "A game is on:", to=chat)
     before = len([m for m in tg.sent_to(chat) if m.get("photo")])
     answer = await table.press(name, hand, play)  # the same button, a move later
     assert answer["text"] == tr("en", texts.STALE), answer

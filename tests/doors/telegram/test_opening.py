@@ -5,7 +5,6 @@ and the partner's press after that changes nothing."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -50,9 +49,7 @@ async def test_a_partner_opens_by_pressing_i_open_in_the_private_chat(tg, bot) -
     await table.play_out(until_hand_end=True)
     board = table.board()
     assert board is not None
-    deal = next(d for d in buttons(board) if d.endswith("|next"))
-    while (await table.press("Ana", board, deal)).get("text"):  # the pause between hands
-        await asyncio.sleep(0.5)
+    await table.deal("Ana", board)  # once the pause between hands is over
     chooser = await tg.wait_for(
         lambda: (found := claims(tg, table)) and len(found) == 2 and found, what="I open"
     )

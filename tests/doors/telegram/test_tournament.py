@@ -429,7 +429,10 @@ async def test_the_last_two_tables_decided_at_once_are_both_told(club: Club) -> 
         forfeit = f"/tournament forfeit {table} {winner}"
         club.tg.send_message(GROUP, club.users[org], forfeit, message_thread_id=topic)
     await club.told("Champions: ")
-    await asyncio.sleep(2)  # anything more to come
+    # stopped, the program first finishes the updates in hand and sends whatever is on
+    # its way (TelegramBot.run: the application's stop, then the delivery idle)
+    assert club.process is not None
+    assert await club.process.stop() == 0
     room = club.room_text()
     assert room.count("Table 1 (round 1): A 200 – 0 B, by forfeit.") == 1, room
     assert room.count("Table 2 (round 1): C 200 – 0 D, by forfeit.") == 1, room
