@@ -286,6 +286,7 @@ class TelegramBot:
             move_number=pressed.move_number,
             game_id=pressed.game_id,
             private=private,
+            move=pressed.move,
         )
         effects = await self.service.handle(command)
         popup, rest = _popup_for(effects, str(user.id))
