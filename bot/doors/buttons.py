@@ -2,6 +2,8 @@
 was offered at (so an old press is recognised as old), in a few bytes the platform keeps
 for us (Telegram's ``callback_data``, 64 bytes; Discord's ``custom_id``, 100 characters).
 
+``<prefix>m<sep><game><sep><move><sep><notation>`` a button that makes a move, carried
+    whole in RECORD.md notation (``1: 6-4 on 6-6``): the core reads it once
 ``<prefix>c<sep><game><sep><move><sep><command>``  a button that sends a command
     (``-`` for no game or no move)
 ``<prefix>s<sep><game><sep><move><sep><index>``    a select menu of a hand's moves (Discord;
@@ -10,13 +12,16 @@ for us (Telegram's ``callback_data``, 64 bytes; Discord's ``custom_id``, 100 cha
     another page
 
 Each platform keeps the format its live buttons already carry: Telegram ``c|12|34|draw``,
-Discord ``dom:c:12:34:draw``. Anything else, or anything that does not parse, was never
-sent by this bot: the press is answered and changes nothing.
+Discord ``dom:c:12:34:draw`` (a move's button of an earlier version still plays as the
+words it sends). Anything else, or anything that does not parse, was never sent by this
+bot: the press is answered and changes nothing.
 
->>> TELEGRAM.encode(Button("6-4", "play 6-4 on 6-6", 12, 34))
-'c|12|34|play 6-4 on 6-6'
->>> DISCORD.decode("dom:c:12:-:join")
-Pressed(kind='c', game_id=12, move_number=None, command='join', index=None)
+>>> TELEGRAM.encode(Button("6-4", "play 6-4 on 6-6", 12, 34, "1: 6-4 on 6-6"))
+'m|12|34|1: 6-4 on 6-6'
+>>> TELEGRAM.encode(Button("Join", "join", 12))
+'c|12|-|join'
+>>> DISCORD.decode("dom:m:12:34:1: 6-4 on 6-6")
+Pressed(kind='m', game_id=12, move_number=34, command='play', index=None, move='1: 6-4 on 6-6')
 >>> TELEGRAM.decode("c|12|34|drop table;") is None, DISCORD.decode("garbage") is None
 (True, True)
 """
@@ -28,12 +33,18 @@ from dataclasses import dataclass
 
 from bot.core import Button
 
+MOVE = "m"  # a button that makes a move
 COMMAND = "c"  # a button that sends a command
 SELECT = "s"  # a select menu of a hand's moves
 PAGE = "p"  # a button that turns a hand's moves to another page
 
 # What a command may hold: words of BOT.md, tiles (6-4), seats, train names (train:2).
 _COMMAND = re.compile(r"[a-z_]+( [a-z0-9_:-]+)*")
+# A move in RECORD.md notation, as engine.moves writes it (the engine checks the rest).
+_MOVE = re.compile(
+    r"[0-9]{1,2}: (pass|draw|end|[0-9]{1,2}-[0-9]{1,2}"
+    r"( on ([0-9]{1,2}-[0-9]{1,2}( half| flank)?|train:[0-9]{1,2}|mexican))?)"
+)
 _NUMBER = re.compile(r"-|[0-9]{1,15}")  # a game or move number, "-" for none
 _INDEX = re.compile(r"[0-9]{1,3}")  # a page or a select menu's number
 
@@ -42,11 +53,12 @@ _INDEX = re.compile(r"[0-9]{1,3}")  # a page or a select menu's number
 class Pressed:
     """A press read back: what the button said."""
 
-    kind: str  # COMMAND, SELECT or PAGE
+    kind: str  # MOVE, COMMAND, SELECT or PAGE
     game_id: int | None
     move_number: int | None
-    command: str = ""  # for COMMAND
+    command: str = ""  # for COMMAND ("play" for MOVE)
     index: int | None = None  # the page's or the select menu's number
+    move: str | None = None  # for MOVE: the move, in RECORD.md notation
 
 
 @dataclass(frozen=True)
@@ -57,15 +69,20 @@ class Codec:
     prefix: str
     separator: str
     limit: int
-    kinds: str  # the kinds this platform sends: "cp", "csp"
+    kinds: str  # the kinds this platform sends: "mcp", "mcsp"
     in_bytes: bool  # the limit counts bytes (Telegram), not characters (Discord)
 
     def encode(self, button: Button) -> str | None:
-        """The data of ``button``; None if its command would not read back, or the data
-        would not fit (the button is then left out)."""
-        if not _COMMAND.fullmatch(button.command):
+        """The data of ``button``; None if it would not read back, or the data would not
+        fit (the button is then left out)."""
+        if button.move is not None:
+            if not _MOVE.fullmatch(button.move):
+                return None
+            data = self._join(MOVE, button.game_id, button.move_number, button.move)
+        elif _COMMAND.fullmatch(button.command):
+            data = self._join(COMMAND, button.game_id, button.move_number, button.command)
+        else:
             return None
-        data = self._join(COMMAND, button.game_id, button.move_number, button.command)
         return data if self.fits(data) else None
 
     def encode_numbered(self, kind: str, game_id: int, move_number: int, index: int) -> str:
@@ -88,13 +105,28 @@ class Codec:
             if not _COMMAND.fullmatch(rest):
                 return None
             return Pressed(kind, game_id, move_number, rest)
+        if kind == MOVE:
+            if game_id is None or move_number is None or not _MOVE.fullmatch(rest):
+                return None
+            return Pressed(kind, game_id, move_number, "play", move=rest)
         if game_id is None or move_number is None or not _INDEX.fullmatch(rest):
             return None
         return Pressed(kind, game_id, move_number, index=int(rest))
 
-    def is_command(self, value: str) -> bool:
-        """Whether ``value`` (a select option's value) is a command a button may send."""
-        return self.fits(value) and bool(_COMMAND.fullmatch(value))
+    def option(self, button: Button) -> str:
+        """What a select menu's option carries for ``button``: its move, or its command."""
+        return button.move if button.move is not None else button.command
+
+    def chosen(self, pressed: Pressed, value: str) -> Pressed | None:
+        """A select menu's press (``pressed``) with the option chosen, ``value``: a move,
+        or a command a button may send (None: neither)."""
+        if not self.fits(value):
+            return None
+        if _MOVE.fullmatch(value):
+            return Pressed(MOVE, pressed.game_id, pressed.move_number, "play", move=value)
+        if _COMMAND.fullmatch(value):
+            return Pressed(COMMAND, pressed.game_id, pressed.move_number, value)
+        return None
 
     def fits(self, data: str) -> bool:
         return (len(data.encode()) if self.in_bytes else len(data)) <= self.limit
@@ -110,9 +142,9 @@ class Codec:
         return self.prefix + self.separator.join(fields)
 
 
-TELEGRAM = Codec(prefix="", separator="|", limit=64, kinds=COMMAND + PAGE, in_bytes=True)
+TELEGRAM = Codec(prefix="", separator="|", limit=64, kinds=MOVE + COMMAND + PAGE, in_bytes=True)
 DISCORD = Codec(
-    prefix="dom:", separator=":", limit=100, kinds=COMMAND + SELECT + PAGE, in_bytes=False
+    prefix="dom:", separator=":", limit=100, kinds=MOVE + COMMAND + SELECT + PAGE, in_bytes=False
 )
 
 

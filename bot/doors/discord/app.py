@@ -272,13 +272,8 @@ class DiscordBot:
     ) -> None:
         lang = interaction.locale.value
         pressed = DISCORD.decode(custom_id)
-        command = ""
-        if pressed is not None and pressed.kind == SELECT:
-            command = values[0] if len(values) == 1 and DISCORD.is_command(values[0]) else ""
-            if not command:
-                pressed = None
-        elif pressed is not None:
-            command = pressed.command
+        if pressed is not None and pressed.kind == SELECT:  # the option chosen
+            pressed = DISCORD.chosen(pressed, values[0]) if len(values) == 1 else None
         if pressed is None:
             await self._not_mine(interaction)
             return
@@ -292,7 +287,7 @@ class DiscordBot:
             await self._turn_page(interaction, place, pressed)
             return
 
-        words = command.split()
+        words = pressed.command.split()
         effects = await self.service.handle(
             Command(
                 place,
@@ -302,6 +297,7 @@ class DiscordBot:
                 move_number=pressed.move_number,
                 game_id=pressed.game_id,
                 private=private,
+                move=pressed.move,
             )
         )
         made = words[0] in core.move_commands() and any(isinstance(e, Board) for e in effects)

@@ -16,7 +16,7 @@ import discord
 
 from bot import core
 from bot.core import Button, Style
-from bot.doors.buttons import COMMAND, DISCORD, PAGE, SELECT
+from bot.doors.buttons import COMMAND, DISCORD, MOVE, PAGE, SELECT
 
 if TYPE_CHECKING:
     from bot.doors.discord.app import DiscordBot
@@ -32,8 +32,8 @@ STYLES = {
     Style.SECONDARY: discord.ButtonStyle.secondary,
     Style.DANGER: discord.ButtonStyle.danger,
 }
-# what the dynamic items answer to: buttons (commands, pages) and select menus of moves
-BUTTON_TEMPLATE = DISCORD.template(COMMAND + PAGE)
+# what the dynamic items answer to: buttons (moves, commands, pages) and select menus of moves
+BUTTON_TEMPLATE = DISCORD.template(MOVE + COMMAND + PAGE)
 SELECT_TEMPLATE = DISCORD.template(SELECT)
 
 
@@ -86,7 +86,8 @@ def hand_view(
             custom_id=DISCORD.encode_numbered(SELECT, game_id, move_number, index),
             placeholder=f"{chunk[0].label[:40]} …"[:150],
             options=[
-                discord.SelectOption(label=b.label[:OPTION_LABEL], value=b.command) for b in chunk
+                discord.SelectOption(label=b.label[:OPTION_LABEL], value=DISCORD.option(b))
+                for b in chunk
             ],
             row=row,
         )

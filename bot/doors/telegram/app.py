@@ -286,6 +286,7 @@ class TelegramBot:
             move_number=pressed.move_number,
             game_id=pressed.game_id,
             private=private,
+            move=pressed.move,
             private_in_room=False,  # private answers go to the private chat
         )
         effects = await self.service.handle(command)

@@ -428,7 +428,7 @@ def moves(message: JSON) -> list[tuple[str, list[str] | None]]:
     found: list[tuple[str, list[str] | None]] = []
     for component in walk(message.get("components") or []):
         custom_id = component.get("custom_id", "")
-        if component.get("type") == 2 and re.match(r"^dom:c:\d+:\d+:", custom_id):
+        if component.get("type") == 2 and re.match(r"^dom:[mc]:\d+:\d+:", custom_id):
             found.append((custom_id, None))
         elif component.get("type") == 3 and custom_id.startswith("dom:s:"):
             found.append((custom_id, [component["options"][0]["value"]]))
@@ -527,7 +527,7 @@ def public_moves(fake: FakeDiscord, channel: int = CHANNEL) -> list[str]:
         if int(message.get("flags") or 0) & EPHEMERAL or not isinstance(call.json, dict):
             continue
         for custom_id in custom_ids(call.json):
-            if re.match(r"^dom:(s|p):", custom_id) or re.match(
+            if re.match(r"^dom:(s|p|m):", custom_id) or re.match(
                 r"^dom:c:\d+:\d+:(play|draw|pass|end)\b", custom_id
             ):
                 found.append(f"{call.method} {call.path}: {custom_id}")

@@ -452,7 +452,7 @@ async def test_autocomplete_offers_legal_moves(fake, bot, table) -> None:
     name, hand, _ = await table.next_hand()
     offered = [command_of(c) for c, values in moves(hand) if values is None]
     offered += [v for c, values in moves(hand) if values for v in values]
-    legal = {TILE.search(c).group() for c in offered if c.startswith("play ")}
+    legal = {found.group() for c in offered if (found := TILE.search(c))}
     assert legal, offered
     typed = sorted(legal)[0][0]
     choices = await table.autocomplete(name, "tile", typed)

@@ -399,16 +399,29 @@ def _adapter(service: _Service) -> tuple[DiscordBot, _Delivery]:
 async def test_a_press_in_a_direct_message_is_private_to_the_game_it_names(command: str) -> None:
     service = _Service()
     bot, _ = _adapter(service)
-    await bot._component(_Interaction(guild_id=None), f"dom:c:7:-:{command}", ())
+    await bot.on_component(_Interaction(guild_id=None), f"dom:c:7:-:{command}", ())
     [sent] = service.commands
     assert sent.private and sent.game_id == 7 and sent.place == GAME_ROOM
     assert (sent.action, *sent.args) == tuple(command.split())
 
 
+async def test_a_move_press_sends_the_move_whole_from_a_button_or_a_menu() -> None:
+    service = _Service()
+    bot, _ = _adapter(service)
+    await bot.on_component(_Interaction(guild_id=None), "dom:m:7:30:1: 6-4 on 6-6", ())
+    await bot.on_component(_Interaction(guild_id=None), "dom:s:7:30:0", ("1: 5-5 on 5-6",))
+    await bot.on_component(_Interaction(guild_id=None), "dom:s:7:30:0", ("play 5-5",))
+    moved, chosen, typed = service.commands
+    assert (moved.action, moved.args, moved.move) == ("play", (), "1: 6-4 on 6-6")
+    assert (chosen.action, chosen.args, chosen.move) == ("play", (), "1: 5-5 on 5-6")
+    assert (typed.action, typed.args, typed.move) == ("play", ("5-5",), None)  # an older menu
+    assert all(c.private and c.game_id == 7 and c.move_number == 30 for c in service.commands)
+
+
 async def test_a_press_in_a_channel_acts_in_that_channel_whatever_game_it_names() -> None:
     service = _Service()
     bot, _ = _adapter(service)
-    await bot._component(_Interaction(guild_id=1190, channel_id=555), "dom:c:7:-:join", ())
+    await bot.on_component(_Interaction(guild_id=1190, channel_id=555), "dom:c:7:-:join", ())
     [sent] = service.commands
     assert not sent.private and sent.game_id == 7
     assert (sent.place.community, sent.place.room) == ("1190", "555")  # not the game's room
@@ -418,7 +431,7 @@ async def test_a_direct_message_press_naming_no_game_acts_nowhere() -> None:
     service = _Service()
     bot, delivery = _adapter(service)
     for custom_id in ("dom:c:-:-:new", "dom:c:99:-:join"):  # no game, a game that is not
-        await bot._component(_Interaction(guild_id=None), custom_id, ())
+        await bot.on_component(_Interaction(guild_id=None), custom_id, ())
     assert service.commands == [] and len(delivery.said) == 2
 
 
@@ -427,12 +440,12 @@ async def test_pages_turn_only_on_the_pressers_own_hand() -> None:
     bot, delivery = _adapter(service)
     # on a message of the room (the board): refused before the service hears of it
     room_press = _Interaction(guild_id=1190)
-    await bot._component(room_press, "dom:p:7:30:1", ())
+    await bot.on_component(room_press, "dom:p:7:30:1", ())
     assert service.commands == [] and delivery.said and room_press.edited == []
     # in a direct message: the presser's hand, asked for privately, for the game named
-    await bot._component(_Interaction(guild_id=None), "dom:p:7:30:1", ())
+    await bot.on_component(_Interaction(guild_id=None), "dom:p:7:30:1", ())
     # on an ephemeral answer in the channel (their "My hand"): the channel's room
-    await bot._component(_Interaction(guild_id=1190, ephemeral=True), "dom:p:7:30:1", ())
+    await bot.on_component(_Interaction(guild_id=1190, ephemeral=True), "dom:p:7:30:1", ())
     dm, ephemeral = service.commands
     assert (dm.action, dm.private, dm.game_id, dm.place) == ("hand", True, 7, GAME_ROOM)
     assert (ephemeral.action, ephemeral.private, ephemeral.place.room) == ("hand", False, "555")

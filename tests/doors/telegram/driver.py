@@ -105,7 +105,7 @@ class Table:
             if not hands:
                 continue
             latest = hands[-1]
-            plays = [d for d in buttons(latest) if d.startswith("c|")]
+            plays = [d for d in buttons(latest) if d.startswith(("m|", "c|"))]
             if plays:
                 number = int(plays[0].split("|")[2])
                 if best is None or number > best[0]:
@@ -218,7 +218,7 @@ class Table:
 
                 name, hand = await self.tg.wait_for(fresh, what="a new hand")
                 pressed = (hand["chat"]["id"], hand["message_id"])
-                plays = [d for d in buttons(hand) if d.startswith("c|")]
+                plays = [d for d in buttons(hand) if d.startswith(("m|", "c|"))]
                 assert plays, hand
                 answer = await self.press(name, hand, plays[0])
                 moves += 1

@@ -188,7 +188,7 @@ class Watcher:
             keys = buttons(result)
             message = int(result.get("message_id") or call.params.get("message_id") or 0)
             if chat > 0:
-                plays = [k for k in keys if k.startswith("c|")]
+                plays = [k for k in keys if k.startswith(("m|", "c|"))]
                 if plays:
                     self.hands[chat] = (message, plays[0])
             else:
@@ -387,8 +387,8 @@ async def _check_database(url: str, report: Report) -> None:
     played: dict[int, list[Press]] = {}
     for press in report.presses:
         kind, game, number, command = press.data.split("|", 3)
-        move = command.startswith(("play ", "draw", "pass"))
-        if kind == "c" and move and press.answered is not None and not press.popup:
+        move = kind == "m" or (kind == "c" and command.startswith(("play ", "draw", "pass")))
+        if move and press.answered is not None and not press.popup:
             played.setdefault(int(game), []).append(press)
     store = await Store.open(url, migrate=False)
     try:
@@ -405,8 +405,10 @@ async def _check_database(url: str, report: Report) -> None:
                 report.doubled.append(f"game {game_id}: log out of step")
             by_ply = {m.ply: m.move for m in log}
             for press in presses:
-                _kind, _game, number, command = press.data.split("|", 3)
+                kind, _game, number, command = press.data.split("|", 3)
                 logged = by_ply.get(int(number), "")
+                if kind == "m":  # the move itself, as the log writes it
+                    command = command.partition(": ")[2]
                 if command.startswith("play "):
                     command = command.removeprefix("play ")
                 if logged.partition(": ")[2] != command:

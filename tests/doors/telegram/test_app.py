@@ -58,13 +58,17 @@ class Delivery:
 
 
 class Editor:
-    """The part of the Bot a page turn uses."""
+    """The part of the Bot a press uses: its answer, and a page turned."""
 
     def __init__(self) -> None:
         self.markups: list[Any] = []
+        self.answers: list[str | None] = []
 
     async def edit_message_reply_markup(self, **params: Any) -> None:
         self.markups.append(params["reply_markup"])
+
+    async def answer_callback_query(self, **params: Any) -> None:
+        self.answers.append(params.get("text"))
 
 
 def adapter(service: Service) -> TelegramBot:
@@ -75,9 +79,23 @@ def adapter(service: Service) -> TelegramBot:
 
 def press(chat: Chat, data: str, editor: Editor | None = None) -> CallbackQuery:
     message = Message(5, NOW, chat, from_user=User(123, "Bot", True))
-    if editor is not None:
-        message.set_bot(editor)  # type: ignore[arg-type]
-    return CallbackQuery("q1", ANA, "ci", message=message, data=data)
+    query = CallbackQuery("q1", ANA, "ci", message=message, data=data)
+    for made in (message, query):
+        made.set_bot(editor or Editor())  # type: ignore[arg-type]
+    return query
+
+
+async def pressed(
+    bot: TelegramBot, chat: Chat, data: str, editor: Editor | None = None
+) -> tuple[str | None, list[tuple[Place, list[Effect]]]]:
+    """The press through the bot's handler of presses: its answer's words (None: none
+    but the answer itself), and what was delivered."""
+    editor = editor or Editor()
+    await bot.on_press(Update(1, callback_query=press(chat, data, editor)), None)  # type: ignore[arg-type]
+    [answer] = editor.answers  # every press is answered, once
+    delivery = bot.delivery
+    assert isinstance(delivery, Delivery)
+    return answer, delivery.delivered
 
 
 FORGED = [
@@ -90,25 +108,34 @@ FORGED = [
 async def test_a_press_in_a_private_chat_is_private_and_in_its_games_room(command: str) -> None:
     service = Service()
     bot = adapter(service)
-    await bot._press(press(Chat(ANA.id, Chat.PRIVATE), f"c|42|7|{command}"), ANA)
+    await pressed(bot, Chat(ANA.id, Chat.PRIVATE), f"c|42|7|{command}")
     [sent] = service.commands
     assert sent.private and sent.game_id == 42 and sent.place == ROOM
     assert not sent.person.admin  # nobody administers a group from their private chat
+
+
+async def test_a_move_press_sends_the_move_whole() -> None:
+    service = Service()
+    bot = adapter(service)
+    await pressed(bot, Chat(ANA.id, Chat.PRIVATE), "m|42|7|1: 6-4 on 6-6")
+    [sent] = service.commands
+    assert (sent.action, sent.args, sent.move) == ("play", (), "1: 6-4 on 6-6")
+    assert sent.private and sent.game_id == 42 and sent.move_number == 7
 
 
 async def test_a_press_in_a_private_chat_naming_no_game_acts_nowhere() -> None:
     service = Service()
     bot = adapter(service)
     for data in ("c|-|-|join", "c|5000|1|join"):  # no game; a game that does not exist
-        popup, delivery = await bot._press(press(Chat(ANA.id, Chat.PRIVATE), data), ANA)
-        assert popup == tr("en", texts.NO_SUCH_GAME) and delivery is None
+        popup, delivered = await pressed(bot, Chat(ANA.id, Chat.PRIVATE), data)
+        assert popup == tr("en", texts.NO_SUCH_GAME) and delivered == []
     assert service.commands == []
 
 
 async def test_a_press_in_the_group_is_the_groups() -> None:
     service = Service()
     bot = adapter(service)
-    await bot._press(press(GROUP, "c|42|7|join"), ANA)
+    await pressed(bot, GROUP, "c|42|7|join")
     [sent] = service.commands
     assert not sent.private and sent.place.room == str(GROUP.id)
 
@@ -117,8 +144,8 @@ async def test_a_page_press_in_the_group_changes_nothing() -> None:
     service = Service()
     bot = adapter(service)
     editor = Editor()
-    popup, delivery = await bot._press(press(GROUP, "p|42|7|1", editor), ANA)
-    assert popup == tr("en", texts.UNKNOWN_BUTTON) and delivery is None
+    popup, delivered = await pressed(bot, GROUP, "p|42|7|1", editor)
+    assert popup == tr("en", texts.UNKNOWN_BUTTON) and delivered == []
     assert service.commands == [] and editor.markups == []
 
 
@@ -128,7 +155,7 @@ async def test_a_page_press_on_ones_own_hand_turns_the_page() -> None:
     service = Service([hand])
     bot = adapter(service)
     editor = Editor()
-    popup, _ = await bot._press(press(Chat(ANA.id, Chat.PRIVATE), "p|42|7|1", editor), ANA)
+    popup, _ = await pressed(bot, Chat(ANA.id, Chat.PRIVATE), "p|42|7|1", editor)
     assert popup is None
     [sent] = service.commands
     assert sent.action == "hand" and sent.private and sent.game_id == 42 and sent.place == ROOM

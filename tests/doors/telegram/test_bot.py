@@ -148,7 +148,7 @@ async def test_stale_foreign_and_forged_presses_change_nothing(tg, bot) -> None:
     await table.start_game("/new draw 30")
     name, hand = await tg.wait_for(table.newest_hand, what="a hand")
     other = "Beto" if name == "Ana" else "Ana"
-    play = next(d for d in buttons(hand) if d.startswith("c|"))
+    play = next(d for d in buttons(hand) if d.startswith(("m|", "c|")))
     updates = table.board_updates()
     # someone else presses the button of a hand that is not theirs
     answer = await table.press(other, hand, play)
@@ -379,7 +379,7 @@ async def test_forged_presses_from_a_private_chat_act_nowhere(tg, bot) -> None:
     playing = game_of(table.board())
     waiting = game_of(next(m for m in reversed(tg.sent_to(other)) if buttons(m)))
     to_move, hand = await tg.wait_for(table.newest_hand, what="a hand")
-    play = next(d for d in buttons(hand) if d.startswith("c|"))
+    play = next(d for d in buttons(hand) if d.startswith(("m|", "c|")))
     seated = "Beto" if to_move == "Ana" else "Ana"
     # someone who plays nowhere, in their own private chat with the bot
     table.person("Mallory", 1403)
@@ -428,7 +428,7 @@ async def test_a_page_press_on_the_groups_board_changes_nothing(tg, bot) -> None
     board = await table.start_game("/new draw 30")
     keys = buttons(board)
     _name, hand = await tg.wait_for(table.newest_hand, what="a hand")
-    move = next(int(d.split("|")[2]) for d in buttons(hand) if d.startswith("c|"))
+    move = next(int(d.split("|")[2]) for d in buttons(hand) if d.startswith(("m|", "c|")))
     for page in (0, 1):
         query = tg.press(
             GROUP, table.people["Beto"], board["message_id"],
@@ -494,7 +494,7 @@ async def test_a_move_not_shown_before_a_crash_is_shown_after_it_once(tg, tmp_pa
     table.person("Beto", 1802)
     await table.start_game("/new draw 100")
     name, hand = await tg.wait_for(table.newest_hand, what="a hand")
-    play = next(d for d in buttons(hand) if d.startswith("c|"))
+    play = next(d for d in buttons(hand) if d.startswith(("m|", "c|")))
     shown = _move_shown_last(tg)
     # Telegram holds every picture back: the move is saved, neither board nor hand goes out
     for method in ("editMessageMedia", "sendPhoto"):

@@ -124,7 +124,7 @@ class Club:
             if not hands:
                 continue
             latest = hands[-1]
-            plays = [d for d in buttons(latest) if d.startswith("c|")]
+            plays = [d for d in buttons(latest) if d.startswith(("m|", "c|"))]
             key = (user_id, latest["message_id"])
             if plays and now - self.pressed.get(key, 0) > RESEND:
                 self.pressed[key] = now
