@@ -73,12 +73,19 @@ class TimerRepository:
         )
         return await self._db.run(scalar, query)
 
-    async def claim(self, timer_id: int, holder: str, now: datetime) -> bool:
-        """Take the timer for ``holder``; True for exactly one of the processes asking."""
+    async def claim(self, timer: Timer, holder: str, now: datetime) -> bool:
+        """Take ``timer`` (as :meth:`due` read it) for ``holder``; True for exactly one of
+        the processes asking. The row must still be that timer, and due: one cancelled
+        since may have left its id to another (SQLite gives a freed id to the next row),
+        which is not claimed for it."""
         claim = (
             update(timers)
             .where(
-                timers.c.id == timer_id,
+                timers.c.id == timer.id,
+                timers.c.room_id == timer.room_id,
+                timers.c.kind == timer.kind,
+                timers.c.due_at == timer.due_at,
+                timers.c.due_at <= now,
                 timers.c.fired_at.is_(None),
                 or_(timers.c.claimed_at.is_(None), timers.c.claimed_at < now - CLAIM_TIMEOUT),
             )

@@ -145,7 +145,7 @@ class GameService:
         the rows of timers fired a day before go."""
         now = self.clock()
         for timer in await self.store.timers.due(now):
-            if not await self.store.timers.claim(timer.id, self.holder, self.clock()):
+            if not await self.store.timers.claim(timer, self.holder, self.clock()):
                 continue  # another process has it
             place = await self._place_of_room(timer.room_id)
             effects = await self.handle(_timer_command(timer, place))

@@ -59,3 +59,9 @@ async def store(database: str) -> AsyncIterator[Store]:
 async def room(store: Store) -> int:
     community = await store.people.community("console", "local", NOW, "Casa")
     return (await store.people.room(community.id, "mesa", NOW)).id
+
+
+@pytest.fixture
+async def other_room(store: Store, room: int) -> int:
+    community = await store.people.community("console", "local", NOW, "Casa")
+    return (await store.people.room(community.id, "patio", NOW)).id

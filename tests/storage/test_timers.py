@@ -39,7 +39,7 @@ async def test_a_timer_fires_once_among_processes(database: str, room: int) -> N
         async def worker(store: Store, name: str) -> list[int]:
             won = []
             for timer in await store.timers.due(later):
-                if await store.timers.claim(timer.id, name, later):
+                if await store.timers.claim(timer, name, later):
                     assert await store.timers.fired(timer.id, name, later)
                     won.append(timer.id)
             return won
@@ -55,22 +55,44 @@ async def test_a_timer_fires_once_among_processes(database: str, room: int) -> N
 
 async def test_a_dead_holders_claim_is_taken_over(store: Store, room: int) -> None:
     timer = await store.timers.set(room, "turn", NOW)
-    assert await store.timers.claim(timer, "dead", NOW)
-    assert not await store.timers.claim(timer, "alive", NOW + timedelta(seconds=5))
+    [read] = await store.timers.pending(room)
+    assert await store.timers.claim(read, "dead", NOW)
+    assert not await store.timers.claim(read, "alive", NOW + timedelta(seconds=5))
     assert await store.timers.due(NOW + timedelta(seconds=5)) == []
     later = NOW + CLAIM_TIMEOUT + timedelta(seconds=1)
     assert [t.id for t in await store.timers.due(later)] == [timer]
-    assert await store.timers.claim(timer, "alive", later)
+    assert await store.timers.claim(read, "alive", later)
     assert not await store.timers.fired(timer, "dead", later)  # too late for the old holder
     assert await store.timers.fired(timer, "alive", later)
 
 
 async def test_fired_timers_are_purged_after_a_while(store: Store, room: int) -> None:
     done = await store.timers.set(room, "turn", NOW)
+    [read] = await store.timers.pending(room)
     waiting = await store.timers.set(room, "lobby", NOW)
-    assert await store.timers.claim(done, "me", NOW)
+    assert await store.timers.claim(read, "me", NOW)
     assert await store.timers.fired(done, "me", NOW)
     assert await store.timers.purge(NOW) == 0  # fired at NOW: not before it
     assert await store.timers.purge(NOW + timedelta(days=1)) == 1
     assert [t.id for t in await store.timers.pending(room)] == [waiting]  # never a pending one
-    assert not await store.timers.claim(done, "late", NOW + timedelta(days=1))
+    assert not await store.timers.claim(read, "late", NOW + timedelta(days=1))
+
+
+async def test_a_timer_read_as_due_then_replaced_is_not_claimed_for_it(
+    store: Store, room: int, other_room: int
+) -> None:
+    """A process reads a room's timer as due; before it claims it, the timer is cancelled
+    and another set (SQLite gives the new row the freed id). The claim of what was read
+    fails, and the new timer, not yet due, is left to fire when it is."""
+    timers = store.timers
+    await timers.set(room, "turn", NOW)
+    [read] = await timers.due(NOW)
+    await timers.cancel(room, "turn")
+    later = NOW + timedelta(seconds=90)
+    new = await timers.set(other_room, "turn", later, payload={"seat": 0})
+    assert not await timers.claim(read, "me", NOW)
+    [pending] = await timers.pending(other_room)
+    assert pending.id == new and pending.due_at == later
+    assert [t.id for t in await timers.due(later)] == [new]
+    [due] = await timers.due(later)
+    assert await timers.claim(due, "me", later)
