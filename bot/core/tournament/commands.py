@@ -32,6 +32,7 @@ from lang import tr, trn
 from storage.errors import NotFound
 from storage.games import ACTIVE
 from storage.timers import ALL, TimerPlan
+from storage.tournaments import LogRow
 
 Action = Callable[[Session, "Event | None"], Awaitable[None]]
 HANDLERS: dict[str, Action] = {}  # each action's handler, by its name
@@ -553,7 +554,7 @@ async def withdraw(session: Session, event: Event | None) -> None:
         await repo.remove_entry(event.id, entry.id)
     else:
         await repo.set_entry(event.id, entry.id, status="dropped")
-    await log(session, event, "withdraw", entry=entry.id)
+    await log(session, event, "withdraw", entry=entry.id, data={"team": entry.name})
     session.say(words.WITHDRAWN, team=entry.name)
 
 
@@ -643,12 +644,23 @@ def tables_csv(event: Event) -> str:
     return out.getvalue()
 
 
+def logged_team(event: Event, item: LogRow) -> str:
+    """The team a log line is about ("" for none): by its name now, or, for one withdrawn
+    during registration (its entry is gone, its log lines stay), as the line kept it."""
+    if not item.entry_id:
+        return ""
+    entry = next((e for e in event.entries if e.id == item.entry_id), None)
+    if entry is not None:
+        return entry.name
+    return str(item.data.get("team") or f"#{item.entry_id}")
+
+
 async def log_csv(session: Session, event: Event) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["at", "by", "action", "round", "table", "entry", "points", "reason"])
     for item in await session.store.tournaments.logs(event.id):
-        entry = event.entry(item.entry_id).name if item.entry_id else ""
+        entry = logged_team(event, item)
         points = "" if item.points is None else item.points
         writer.writerow([item.at.isoformat() if item.at else "", item.by_user or "",
                          item.action, item.round or "", item.table_number or "", entry,
@@ -793,7 +805,7 @@ async def show_log(session: Session, event: Event | None) -> None:
         return
     lines = [tr(session.lang, words.LOG_TITLE)]
     for item in kept[-30:]:
-        entry = event.entry(item.entry_id).name if item.entry_id else ""
+        entry = logged_team(event, item)
         bits = [item.action, entry, f"r{item.round}" if item.round else "",
                 f"t{item.table_number}" if item.table_number else "",
                 "" if item.points is None else str(item.points), item.reason or ""]  # fmt: skip

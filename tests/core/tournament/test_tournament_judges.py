@@ -134,6 +134,30 @@ async def test_the_export_holds_standings_tables_log_and_finished_games(store: S
     assert len(games) == len(event.tables)
 
 
+async def test_a_team_withdrawn_while_registering_stays_named_in_the_log(store: Store) -> None:
+    """Its entry is gone (as if it never registered) but its log line stays: the export
+    and ``/tournament log`` name it as it was, and neither fails."""
+    clock = Clock()
+    club = Club(GameService(store, clock=clock, seeds=seeded(5)), clock, store)
+    await club.say("Org", "/tournament new Copa rounds=2", admin=True)
+    await club.say("Org", "/tournament register Los Primos computer computer", admin=True)
+    await club.say("Org", "/tournament register Solo computer computer", admin=True)
+    await club.say("Org", "/tournament leave Los Primos", admin=True)
+    assert [e.name for e in (await club.event()).entries] == ["Solo"]
+    effects = await club.say("Org", "/tournament export", admin=True)
+    [file] = [e for e in effects if isinstance(e, File)]
+    log = archive_csv(file, "log.csv")
+    assert [(r["action"], r["entry"]) for r in log if r["action"] == "withdraw"] == [
+        ("withdraw", "Los Primos")
+    ]
+    assert not refused(await club.say("Org", "/tournament log", admin=True))
+
+
+def archive_csv(file: File, name: str) -> list[dict[str, str]]:
+    archive = zipfile.ZipFile(io.BytesIO(file.data))
+    return list(csv.DictReader(io.StringIO(archive.read(name).decode())))
+
+
 async def test_registration_closes_by_itself_at_the_time_set(store: Store) -> None:
     clock = Clock()
     club = Club(GameService(store, clock=clock, seeds=seeded(5)), clock, store)
