@@ -1,20 +1,28 @@
 """Trust (issue 18), as a crowd and an attacker would test it: a hypothesis state machine
 drives the game service (no platform) in three rooms of two communities with six people,
-seated and not, admins of some rooms, and their private chats. Every command of BOT.md
-is typed by anyone, in any room, with current, stale and future move numbers and game
-ids; every button any effect offered is pressed by its person and by anyone else, where
-it was shown and elsewhere, then and later; private presses are forged for any game;
-the clock runs and the timers fire; the process restarts.
+seated and not, admins of some rooms, and their private chats. Every command of the
+registry (tests/core/trust_commands.py reads it) is typed by anyone, in any room, with
+words drawn from its options, with current, stale and future move numbers and game ids;
+every button any effect offered is pressed by its person and by anyone else, where it
+was shown and elsewhere, then and later; private presses are forged for any game; a
+community runs a tournament, whose round's tables get rooms of their own as a door
+gives them; the clock runs and the timers fire; the process restarts.
 
 After every command and every timer (the invariants, numbered as in the failures):
 1. ``handle`` returned, and did not answer "something went wrong";
-2. nothing any audience sees (text, caption, button label and data, file, the views
-   pictures are drawn from) names a tile hidden from it at that moment: the room sees
-   no hand and no boneyard while a hand is in play, a seated person only their own;
-3. a refused command (answered privately only) or one that must be refused (a private
-   command other than the person's own seat action, another game's id, a stale move
-   number, looking) changes nothing stored;
-4. nothing changes a game of a room other than the one acted in (nor shows it there);
+2. nothing any audience sees (text, caption, button label and data, file, picture, the
+   views pictures are drawn from) names a tile hidden from it at that moment: the room
+   sees no hand and no boneyard while a hand is in play, a seated person only their own;
+3. a refused command (answered privately only) or one that must be refused by its
+   registry entry (from a private chat, other than the person's own seat action; with no
+   game, another game's id, a game not begun, a stale move number; by someone its entry
+   does not allow) or by what the model knows beyond the entry (looking, asking first;
+   a tournament's action by someone it is not for, or out of its time) changes nothing
+   stored;
+4. nothing changes a game, a timer or a tournament of a room other than the one acted in
+   (nor shows it there), nor a rating of another community; but a tournament's command
+   reaches its community's tournament rooms and its tables' rooms (a judge ends a
+   table's game), and a table's game its tournament's room (its result, the round);
 5. the tiles of each hand in play add up.
 
 ``TRUST_EXAMPLES`` and ``TRUST_STEPS`` run it longer; ``TRUST_SHRINK=0`` stops at the first
@@ -28,6 +36,7 @@ import os
 import random
 import shutil
 import tempfile
+from dataclasses import replace
 from typing import Any
 from unittest import mock
 
@@ -42,25 +51,58 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from bot.core.model import Board, Command, Effect, File, Hand, Person, Place, Say
+from bot.core.model import (
+    Board,
+    Command,
+    Effect,
+    Elsewhere,
+    File,
+    Hand,
+    OpenTables,
+    Person,
+    Place,
+    Say,
+)
 from bot.core.posts import Posts
+from bot.core.registry import Needs, Where, Who
 from bot.core.service import GameService
 from engine.ai.hard import HardPlayer
 from engine.moves import Action
-from engine.rules import PRESETS
+from engine.rules import PRESETS, Rules
 from engine.tiles import Tile
 from storage.errors import NotFound
 from storage.store import Store
 from tests.core.driver import Clock
-from tests.core.trust_model import (
-    COMMUNITY,
-    GAME_ACTIONS,
-    KNOWN,
+from tests.core.trust_commands import (
+    COMMUNITY_WIDE,
+    CONFIRMED_BY,
+    ECHOED_TO_ROOM,
     LOOKING,
-    MOVE_ACTIONS,
+    NOT_AN_ACTION,
+    PERSON_WIDE,
+    Entry,
+    Scene,
+    Seating,
+    draw_words,
+    forged_commands,
+    internal,
+    looks,
+    not_commands,
+    open_tournament,
+    public,
+    tournament_actions,
+    tournament_details,
+    tournament_step,
+    tournament_unchanged,
+    tournament_words,
+    tournaments,
+    typed_commands,
+)
+from tests.core.trust_model import (
+    ADMINS,
+    COMMUNITY,
     NOTHING_CHANGED,
     PEOPLE,
-    PRIVATE_ACTIONS,
     ROOMS,
     Dump,
     Seen,
@@ -73,13 +115,15 @@ from tests.core.trust_model import (
     effect_texts,
     file_leaks,
     first_deal,
-    games_rooms,
     make_command,
     named_tiles,
-    outside_room,
+    outside,
+    owners,
     person,
+    pressed,
     tiles_accounted,
     truth_of,
+    typed_text,
     user_ids,
     view_tiles,
     whole_record,
@@ -100,7 +144,8 @@ TARGETS: dict[str, list[str | None]] = {
     "fido18": [None],
 }
 SHORT = ["10", "20", None]
-UNKNOWN = ["fly", "timer", "start", "PLAY", "new@dominobot", "setting", "6-4", ""]
+# Words worth typing after some commands, beside those drawn from their registry entries
+# (trust_commands.draw_words): the service's readings of them, and near misses.
 ARGS: dict[str, list[tuple[str, ...]]] = {
     "join": [(), ("1",), ("2",), ("3",), ("4",), ("9",), ("x",), ("0",)],
     "add_ai": [(), ("easy",), ("normal",), ("hard",), ("genius",), ("6-4",)],
@@ -128,37 +173,8 @@ ARGS: dict[str, list[tuple[str, ...]]] = {
     ],
     "forget": [(), ("confirm",)],
     "timer": [("idle", ""), ("lobby", ""), ("turn", "1")],
-    "tournament": [
-        (),
-        ("new", "Copa", "rounds=2"),
-        ("register", "Los", "Primos", "@beto"),
-        ("register", "Solo"),
-        ("list",),
-        ("standings",),
-        ("checkin",),
-        ("leave",),
-        ("close",),
-        ("start",),
-        ("penalty", "Los", "Primos", "20", "noise"),
-        ("export",),
-        ("forfeit", "1", "Solo"),
-        ("log",),
-        ("set", "minutes=x"),
-        ("frob",),
-        ("cancel",),
-    ],
 }
-TYPED = [
-    "play", "play", "draw", "pass", "hand", "board", "score", "join", "leave", "add_ai",
-    "kick", "begin", "new", "end", "next", "cancel", "export", "export", "top", "stats",
-    "rules", "settings", "help", "forget", "unknown", "open", "tournament",
-]  # fmt: skip
-# Forged private presses: every command, those a private chat must not carry more often.
-ROOM_COMMANDS = ["join", "begin", "cancel", "export", "new", "add_ai", "kick", "leave", "next"]
-FORGED = ROOM_COMMANDS * 2 + sorted({*KNOWN, "timer", "fly"})
-LOOKS = ["export", "export", "board", "score", "hand", "hand", "rules", "help", "stats", "top"]
 SECONDS = [8, 30, 60, 95, 300, 901, 3600, 86401]
-
 TALLY = Tally()
 
 
@@ -209,7 +225,7 @@ class TrustMachine(RuleBasedStateMachine):
         """Read the stored state and each room's game afresh."""
         self.state = self.run(dump(self.store))
         oracle = self.new_service()
-        for key in ROOMS:
+        for key in self.places:
             row = self.run(self.store.games.active_in(self.room_ids[key]))
             self.truths[key] = None if row is None else self.run(truth_of(oracle, row))
 
@@ -252,11 +268,7 @@ class TrustMachine(RuleBasedStateMachine):
     def world(self, platforms: tuple[str, str]) -> None:
         for key in ROOMS:
             platform = platforms[0] if COMMUNITY[key] == "grupo-a" else platforms[1]
-            place = Place(platform, COMMUNITY[key], key, COMMUNITY[key].upper(), "en")
-            self.places[key] = place
-            room_id = self.run(Posts(self.store).room_id(place))
-            self.room_ids[key] = room_id
-            self.room_keys[room_id] = key
+            self.add_place(key, Place(platform, COMMUNITY[key], key, COMMUNITY[key].upper(), "en"))
         # everybody known from the start (they asked for help once): a command's first
         # sight of a person creates their user, which is not what a refused command is
         # checked for
@@ -266,6 +278,37 @@ class TrustMachine(RuleBasedStateMachine):
                     self.service.handle(make_command(self.places[key], person(name, key), "help"))
                 )
         self.refresh()
+
+    def add_place(self, key: str, place: Place) -> None:
+        self.places[key] = place
+        room_id = self.run(Posts(self.store, clock=self.clock).room_id(place))
+        self.room_ids[key] = room_id
+        self.room_keys[room_id] = key
+
+    def deliver(self, effects: list[Effect]) -> bool:
+        """What a door does beyond showing (which the invariants check): each table of a
+        round gets a room of its own beside the tournament's, noted for the service
+        (Posts.table_opened: its timer makes the table's game there); effects for another
+        room are delivered there. Whether a room was opened."""
+        opened = False
+        for effect in effects:
+            if isinstance(effect, Elsewhere):
+                opened |= self.deliver(list(effect.effects))
+            elif isinstance(effect, OpenTables):
+                row = self.state["tournaments"][(effect.tournament_id,)]
+                home = self.room_keys[row["room_id"]]
+                for table in effect.tables:
+                    key = f"{home}-r{effect.round}t{table.number}"
+                    place = replace(self.places[home], room=key)
+                    if key not in self.places:
+                        self.add_place(key, place)
+                    posts = Posts(self.store, clock=self.clock)
+                    self.run(
+                        posts.table_opened(place, effect.tournament_id, effect.round, table.number)
+                    )
+                    TALLY.ran("a table's room opened")
+                opened = True
+        return opened
 
     # ----- acting, and the invariants after each act ------------------------------------
 
@@ -291,6 +334,9 @@ class TrustMachine(RuleBasedStateMachine):
         self.check_effects(effects, room, command, private)
         self.check_storage(command, room, before, keep, effects, private)
         self.learn(effects, room, truths_before)
+        if self.deliver(effects):  # the tables' games are made at once
+            self.refresh()
+            self.fire_due()
         return effects
 
     def fire_due(self) -> None:
@@ -320,6 +366,8 @@ class TrustMachine(RuleBasedStateMachine):
                 self.check_effects(effects, room, None)
                 self.check_other_rooms(room, before, "a timer")
                 self.learn(effects, room, truths_before)
+                if self.deliver(effects):  # (their timers fire in the next turn of the loop)
+                    self.refresh()
 
     def check_effects(
         self, effects: list[Effect], room: str, command: Command | None, private: bool = False
@@ -327,7 +375,7 @@ class TrustMachine(RuleBasedStateMachine):
         actor = command.person if command is not None else None
         typed: set[Tile] = set()
         if command is not None:
-            typed = named_tiles(" ".join((command.action, *command.args)))
+            typed = named_tiles(typed_text(command))
         what = describe(command, private) if command is not None else "a timer"
         for effect in effects:
             self.check_effect(effect, room, actor, typed, what, command)
@@ -343,6 +391,11 @@ class TrustMachine(RuleBasedStateMachine):
     ) -> None:
         if isinstance(effect, Say) and effect.text in NOTHING_CHANGED:
             raise AssertionError(f"invariant 1: 'something went wrong' answered {what}")
+        if isinstance(effect, Elsewhere):
+            there = self.elsewhere(effect, room, what)
+            for inner in effect.effects:
+                self.check_effect(inner, there, actor, typed, what, command)
+            return
         who = audience(effect)
         truth = self.truths[room]  # what the room and its people see is of its game
         if isinstance(effect, Board):
@@ -360,12 +413,22 @@ class TrustMachine(RuleBasedStateMachine):
         echoed: set[Tile] = set()
         if actor is not None and (
             (who is not None and who.platform_id == actor.platform_id)
-            or (who is None and command is not None and command.action == "settings")
+            or (who is None and command is not None and command.action in ECHOED_TO_ROOM)
         ):
             echoed = typed
         kind = type(effect).__name__
         for text in effect_texts(effect):
             self.no_hidden(named_tiles(text) - echoed, truth, seat, f"{kind} text {text!r}", what)
+
+    def elsewhere(self, effect: Elsewhere, room: str, what: str) -> str:
+        """Effects for another room go to a room of the same community: the tournament's
+        room, told of its tables (never a room of another community)."""
+        there = self.room_of_place(effect.place)
+        assert self.places[there].community == self.places[room].community, (
+            f"invariant 4: room {room} sent effects to room {there} of another community"
+            f" after {what}"
+        )
+        return there
 
     def seat_in(self, truth: Truth, pid: str) -> int | None:
         platform = self.platform_of_room(truth.row.room_id)
@@ -439,44 +502,49 @@ class TrustMachine(RuleBasedStateMachine):
         )
 
     def must_not_change(self, command: Command, private: bool) -> str | None:
-        """Why ``command`` must leave everything stored as it was (None: it may change)."""
+        """Why ``command`` must leave everything stored as it was (None: it may change):
+        by its registry entry (where it may come from, what it needs on the table, whether
+        it is a move, who may use it), and by what the model knows beyond the entry (the
+        commands that only look, or ask first, and the tournament's actions)."""
         action, args = command.action, command.args
+        spec = public().get(action)
+        if spec is None:
+            return "a command of the service's own" if action in internal() else "no command"
         room = self.room_of_place(command.place)
         active = self.truths[room]
-        if action == "forget":
-            return None if args == ("confirm",) else "asking to forget"
-        if private:
-            if action not in PRIVATE_ACTIONS or command.game_id is None:
-                return "a private command that is not a seat's own action"
-            named = self.truth_of_game(command.game_id)
-            if named is None or not named.active or active is None or named.id != active.id:
-                return "a private command for a game that is not in play there"
-            uid = self.user_id(command.place.platform, command.person.platform_id)
-            if named.seat_of(uid, command.person.platform_id) is None:
-                return "a private command by someone not seated in that game"
-            if action == "hand":
-                return "looking at one's hand"
-            if command.move_number is not None and command.move_number != named.ply:
-                return "a private command with a stale move number"
-            return None
-        if action not in KNOWN:
-            return "an unknown command"
+        pid = command.person.platform_id
+        uid = self.user_id(command.place.platform, pid)
+        if private and (spec.where is not Where.SEAT or command.game_id is None):
+            return "a private command that is not a seat's own action"
+        if spec.needs is not Needs.NOTHING:
+            if active is None:
+                return "a command for the room's game, with none there"
+            if command.game_id is not None and command.game_id != active.id:
+                return f"a command naming game {command.game_id}, not this room's game"
+            if spec.needs is Needs.PLAYING and active.row.status == "lobby":
+                return "a command for a game in play, in the lobby"
+            number = command.move_number
+            if spec.move and number is not None and active.ply is not None and number != active.ply:
+                return f"a command made at move {number}, not the game's"
+        if spec.who is Who.ADMIN and not args:
+            return "a look at what admins change"
+        if spec.who is Who.ADMIN and not command.person.admin:
+            return "a change for admins, by someone who is not"
+        if spec.who is Who.CREATOR and active is not None and not command.person.admin:
+            creator = (active.row.snapshot.get("meta") or {}).get("creator")
+            if uid is None or uid != creator:
+                return "a command for the game's creator or an admin, by someone else"
+        if spec.who is Who.SEATED and active is not None and active.seat_of(uid, pid) is None:
+            return "a command for a seat, by someone not seated"
         if action in LOOKING:
             return "a command that only looks"
-        if action == "settings" and (not args or not command.person.admin):
-            return "settings not changed by an admin"
-        if (
-            command.game_id is not None
-            and action in GAME_ACTIONS
-            and (active is None or command.game_id != active.id)
-        ):
-            return f"a command naming game {command.game_id}, not this room's game"
-        if (
-            command.move_number is not None
-            and action in MOVE_ACTIONS
-            and (active is None or active.ply is None or command.move_number != active.ply)
-        ):
-            return f"a command made at move {command.move_number}, not the game's"
+        confirm = CONFIRMED_BY.get(action)
+        if confirm is not None and args != (confirm,):
+            return f"/{action} without '{confirm}'"
+        if action == "tournament":
+            community = self.community_id(room)
+            tournament = open_tournament(self.state, community)
+            return tournament_unchanged(args, command.person.admin, uid, tournament)
         return None
 
     def check_storage(
@@ -497,7 +565,7 @@ class TrustMachine(RuleBasedStateMachine):
             and not e.buttons
             for e in effects
         )
-        forgetting = command.action == "forget" and command.args == ("confirm",)
+        forgetting = command.action in PERSON_WIDE and not keep
         if (refused and not forgetting) or keep:
             changed = differences(before, after, (command.place.platform, actor.platform_id))
             why = keep or "refused (answered privately only)"
@@ -505,13 +573,48 @@ class TrustMachine(RuleBasedStateMachine):
                 f"invariant 3: {describe(command, private)} is {why}, yet it changed "
                 f"{changed[:3]}; answered {[getattr(e, 'text', '') for e in effects][:2]}"
             )
+        if before != after:
+            tournament = command.action == "tournament" and command.args
+            TALLY.changed(f"tournament {command.args[0]}" if tournament else command.action)
         if not forgetting:  # "forget me" erases the person from every game they sat in
-            self.check_other_rooms(room, before, describe(command, private))
+            self.check_other_rooms(room, before, describe(command, private), command.action)
 
-    def check_other_rooms(self, room: str, before: Dump, what: str) -> None:
-        rooms = games_rooms(before, self.state)
-        room_id = self.room_ids[room]
-        old, new = outside_room(before, room_id, rooms), outside_room(self.state, room_id, rooms)
+    def community_id(self, room: str) -> int:
+        return int(self.state["rooms"][(self.room_ids[room],)]["community_id"])
+
+    def reach(self, room: str, action: str | None, *states: Dump) -> set[int]:
+        """The rooms a command (``action``; None: a timer) in ``room`` may change: its
+        own; for a command of the whole community (a tournament's), also the rooms of its
+        community's tournaments and of their tables (a judge's act ends a table's game);
+        for anything in a tournament table's room, also its tournament's room (a table's
+        result, the round it closes)."""
+        here = self.room_ids[room]
+        community = self.community_id(room)
+        rooms = {here}
+        ours = {t for state in states for t in tournaments(state) if t.community == community}
+        for tournament in ours:
+            tables = {
+                row["room_id"]
+                for state in states
+                for row in state.get("tournament_tables", {}).values()
+                if row["tournament_id"] == tournament.id and row["room_id"] is not None
+            }
+            if action in COMMUNITY_WIDE:
+                rooms |= {tournament.room, *tables}
+            elif here in tables:
+                rooms.add(tournament.room)
+        return rooms
+
+    def check_other_rooms(
+        self, room: str, before: Dump, what: str, action: str | None = None
+    ) -> None:
+        """Nothing outside the rooms ``action`` in ``room`` may reach changed: no game,
+        timer or tournament of another room, no rating of another community."""
+        where = owners(before, self.state)
+        rooms = self.reach(room, action, before, self.state)
+        community = self.community_id(room)
+        old = outside(before, rooms, community, where)
+        new = outside(self.state, rooms, community, where)
         if old != new:
             changed = differences(old, new)
             raise AssertionError(
@@ -521,6 +624,9 @@ class TrustMachine(RuleBasedStateMachine):
     def learn(self, effects: list[Effect], room: str, truths_before: dict[str, Any]) -> None:
         """Keep the buttons shown and the hands sent, for later presses."""
         for effect in effects:
+            if isinstance(effect, Elsewhere):
+                self.learn(list(effect.effects), self.room_of_place(effect.place), {})
+                continue
             if isinstance(effect, Hand):
                 self.hands[(effect.game_id, effect.person.platform_id)] = effect
             buttons = getattr(effect, "buttons", ())
@@ -559,7 +665,7 @@ class TrustMachine(RuleBasedStateMachine):
     def rooms_to_move(self) -> list[str]:
         return [
             key
-            for key in ROOMS
+            for key in self.places
             if (t := self.truths.get(key)) is not None and t.human_to_move() is not None
         ]
 
@@ -617,16 +723,17 @@ class TrustMachine(RuleBasedStateMachine):
                 and how != "typed"
             ):
                 button = data.draw(st.sampled_from(hand.buttons), label="button")
-                words = button.command.split()
+                action, words, whole = pressed(button)
                 number, game_id = button.move_number, button.game_id
             else:  # typed in the room (or the hand was not seen: after a restart, say)
                 move = data.draw(st.sampled_from(truth.legal), label="move")
-                words = [move.action.value, *move.action_text().split()[1:]]
+                action, *typed = move.action.value, *move.action_text().split()[1:]
                 if move.action is Action.PLAY:
-                    words = ["play", *move.action_text().split()]
+                    action, typed = "play", move.action_text().split()
+                words, whole = tuple(typed), None
                 number, game_id, private = None, None, False
             command = make_command(
-                self.places[room], who, words[0], words[1:], number, game_id, private=private
+                self.places[room], who, action, words, number, game_id, private, whole
             )
             self.act(command, private)
 
@@ -634,19 +741,17 @@ class TrustMachine(RuleBasedStateMachine):
     def type_command(self, data: st.DataObject) -> None:
         """Anyone types any command in any room, sometimes with a move number or game id."""
         TALLY.ran("type_command")
-        busy = [key for key in ROOMS if self.truths.get(key) is not None]
-        playing = [key for key in ROOMS if (t := self.truths.get(key)) is not None and t.in_play]
+        busy = [key for key in self.places if self.truths.get(key) is not None]
+        playing = [key for key in busy if (t := self.truths[key]) is not None and t.in_play]
         room = data.draw(st.sampled_from(playing * 3 + busy + list(ROOMS)), label="room")
         if room in playing:
             TALLY.ran("type_command during a hand")
         name = data.draw(st.sampled_from(PEOPLE), label="who")
-        action = data.draw(st.sampled_from(TYPED), label="action")
+        action = data.draw(st.sampled_from(typed_commands()), label="action")
         truth = self.truths[room]
-        args = self.draw_args(data, action, truth, room)
         if action == "unknown":
-            action = data.draw(st.sampled_from(UNKNOWN), label="unknown")
-            if action == "timer":
-                args = data.draw(st.sampled_from(ARGS["timer"]), label="args")
+            action = data.draw(st.sampled_from(not_commands()), label="unknown")
+        args = self.draw_args(data, action, truth, room)
         move_number = self.draw_move_number(data, truth)
         game_id = self.draw_game_id(data, room)
         self.act(
@@ -658,11 +763,11 @@ class TrustMachine(RuleBasedStateMachine):
     def look(self, data: st.DataObject) -> None:
         """Anyone looks at a game: its board, score or record, their hand, the rules."""
         TALLY.ran("look")
-        busy = [key for key in ROOMS if self.truths.get(key) is not None]
+        busy = [key for key in self.places if self.truths.get(key) is not None]
         playing = [key for key in busy if (t := self.truths[key]) is not None and t.in_play]
         room = data.draw(st.sampled_from(playing * 2 + busy), label="room")
         name = data.draw(st.sampled_from(PEOPLE), label="who")
-        action = data.draw(st.sampled_from(LOOKS), label="action")
+        action = data.draw(st.sampled_from(looks()), label="action")
         args: tuple[str, ...] = ()
         if action == "export":  # this game, the latest, one played (or on) elsewhere
             here = self.room_ids[room]
@@ -678,22 +783,62 @@ class TrustMachine(RuleBasedStateMachine):
     def draw_args(
         self, data: st.DataObject, action: str, truth: Truth | None, room: str
     ) -> tuple[str, ...]:
-        if action == "new":
+        """The words after ``action``: drawn from its registry entry (its options), or,
+        for some commands, words chosen here (short games, legal tiles, game numbers, a
+        tournament's teams and tables, the near misses of ``ARGS``)."""
+        spec = public().get(action)
+        if action == "new" and data.draw(st.booleans(), label="a short game"):
             preset = data.draw(st.sampled_from([None, *PRESET_NAMES, "chess"]), label="preset")
             target = data.draw(
                 st.sampled_from([None, "10", "2", "x", "99999999999"]), label="target"
             )
             return tuple(a for a in (preset, target) if a is not None)
-        if action == "play":
+        if action == "play" and data.draw(st.integers(0, 3), label="a tile of the game") > 0:
             return self.draw_tile_args(data, truth)
         if action == "export":  # the latest game, or one by number: this room's or not
             number = data.draw(st.integers(0, self.max_game_id() + 1), label="game number")
             return data.draw(st.sampled_from([(), (str(number),), ("x",)]), label="args")
-        if action in ARGS:
+        if action == "tournament":
+            return tournament_words(data, self.scene(room))
+        if action in ARGS and (spec is None or data.draw(st.booleans(), label="near miss")):
             return data.draw(st.sampled_from(ARGS[action]), label="args")
-        if action in ("draw", "pass", "end", "next", "hand", "board", "score", "cancel", "help"):
-            return data.draw(st.sampled_from([(), (), ("x",)]), label="args")
-        return ()
+        if spec is None:
+            return data.draw(st.sampled_from([(), ("x",)]), label="args")
+        return draw_words(data, spec, self.scene(room))
+
+    def scene(self, room: str) -> Scene:
+        """What words typed in ``room`` may name: its game's rules, the people, and the
+        teams and tables of the community's latest tournament."""
+        truth = self.truths[room]
+        rules = None
+        if truth is not None:
+            rules = Rules.from_record(truth.row.snapshot["record"]["rules"])
+        community = self.community_id(room)
+        latest = [e for e in tournaments(self.state) if e.community == community][-1:]
+        entries: list[Entry] = []
+        seatings: list[Seating] = []
+        people = {uid: pid for (_, pid), uid in user_ids(self.state).items()}
+        for tournament in latest:
+            found = sorted(
+                (row["id"], row)
+                for row in self.state.get("tournament_entries", {}).values()
+                if row["tournament_id"] == tournament.id
+            )
+            names = {key: row["name"] for key, row in found}
+            for _, row in found:
+                members = [people.get(m.get("user")) for m in row["members"]]
+                entries.append(Entry(row["name"], tuple(filter(None, members)), row["status"]))
+            rounds = [
+                row
+                for row in self.state.get("tournament_tables", {}).values()
+                if row["tournament_id"] == tournament.id
+            ]
+            last = max((row["round"] for row in rounds), default=0)
+            for row in sorted(rounds, key=lambda r: r["number"]):
+                if row["round"] == last:
+                    teams = tuple(names.get(e, "?") for side in row["sides"] for e in side)
+                    seatings.append(Seating(row["number"], teams, row["status"]))
+        return Scene(rules, PEOPLE, tuple(entries), tuple(seatings))
 
     def draw_tile_args(self, data: st.DataObject, truth: Truth | None) -> tuple[str, ...]:
         kinds = ["garbage", "any tile"]
@@ -767,7 +912,8 @@ class TrustMachine(RuleBasedStateMachine):
         )
         room, private = seen.room, False
         if where == "another room":
-            room = data.draw(st.sampled_from([r for r in ROOMS if r != seen.room]), label="room")
+            others = [r for r in self.places if r != seen.room]
+            room = data.draw(st.sampled_from(others), label="room")
         elif where == "privately" or (where == "as shown" and seen.to is not None):
             private = True
         place = self.places[room]
@@ -777,19 +923,61 @@ class TrustMachine(RuleBasedStateMachine):
                 return  # the adapter answers "that game is over or gone" itself
             place = self.places[self.room_of_place(found)]
             room = self.room_of_place(found)
-        words = button.command.split()
+        action, words, whole = pressed(button)
+        if whole is not None and data.draw(st.booleans(), label="as typed"):
+            action, *typed = button.command.split()  # (a door that sends the words)
+            words, whole = tuple(typed), None
         self.act(
             make_command(
                 place,
                 person(name, room),
-                words[0],
-                words[1:],
+                action,
+                words,
                 button.move_number,
                 button.game_id,
-                private=private,
+                private,
+                whole,
             ),
             private,
         )
+
+    @rule(data=st.data())
+    def run_tournament(self, data: st.DataObject) -> None:
+        """Someone acts in the community's tournament, most often as it asks now: an admin
+        opens one, people register in pairs and check in, the organiser closes the
+        registration and starts the round, judges act on its tables."""
+        TALLY.ran("run_tournament")
+        room = data.draw(st.sampled_from(list(self.places)), label="room")
+        tournament = open_tournament(self.state, self.community_id(room))
+        waiting = self.kept_seats()
+        if tournament is not None and waiting and data.draw(st.booleans(), label="to a table"):
+            key, pid = data.draw(st.sampled_from(waiting), label="arrives")
+            self.act(make_command(self.places[key], person(pid, key), "join"))
+            return
+        runs = [p for p in PEOPLE if (p, room) in ADMINS]
+        if tournament is not None:
+            users = {uid: pid for (_, pid), uid in user_ids(self.state).items()}
+            runs += [users[u] for u in (tournament.organiser, *tournament.judges) if u in users]
+        scene = self.scene(room)
+        if data.draw(st.integers(0, 4), label="any action") > 0:
+            status = tournament.status if tournament is not None else None
+            name, words = tournament_step(data, status, scene, runs)
+        else:
+            what = data.draw(st.sampled_from([*tournament_actions(), NOT_AN_ACTION]), label="what")
+            name = data.draw(st.sampled_from(runs * 3 + list(PEOPLE)), label="who")
+            words = (what, *tournament_details(data, what, scene))
+        self.act(make_command(self.places[room], person(name, room), "tournament", words))
+
+    def kept_seats(self) -> list[tuple[str, str]]:
+        """The tables' rooms whose game waits for its players, and who it waits for."""
+        return [
+            (key, seat["pid"])
+            for key, truth in self.truths.items()
+            if truth is not None and truth.row.status == "lobby"
+            if (truth.row.snapshot.get("meta") or {}).get("tournament")
+            for seat in truth.row.seats
+            if seat.get("pid") in PEOPLE and not seat.get("bot")
+        ]
 
     @precondition(lambda self: self.max_game_id() > 0)
     @rule(data=st.data())
@@ -807,17 +995,44 @@ class TrustMachine(RuleBasedStateMachine):
         assert found is not None
         room = self.room_of_place(found)
         name = data.draw(st.sampled_from(PEOPLE), label="who")
-        action = data.draw(st.sampled_from(FORGED), label="action")
+        action = data.draw(st.sampled_from(forged_commands()), label="action")
         truth = self.truths[room]
         args = self.draw_args(data, action, truth, room)
+        whole = None
+        if data.draw(st.integers(0, 2), label="a move given whole") == 0:
+            action, args, whole = "play", (), self.draw_whole_move(data, truth, name, room)
         move_number = self.draw_move_number(data, truth)
         self.act(
             make_command(
                 self.places[room], person(name, room), action, args, move_number, game_id,
-                private=True,
+                private=True, move=whole,
             ),
             private=True,
         )  # fmt: skip
+
+    def draw_whole_move(
+        self, data: st.DataObject, truth: Truth | None, name: str, room: str
+    ) -> str:
+        """A move as a button carries it (RECORD.md notation), made up: one legal now
+        (the seat to move's), it or another for the forger's seat or another, a hidden
+        tile, or no move at all."""
+        moves = [str(m) for m in truth.legal] if truth is not None else []
+        seat = None if truth is None else self.seat_in(truth, name)
+        seats = sorted({0, 1, *([seat] if seat is not None else [])})
+        tiles = sorted(truth.hidden) if truth is not None else []
+        made_up = [
+            f"{s}: {text}"
+            for s in seats
+            for text in ("pass", "draw", "end", "6-4", "6-4 on 6-6", "0-0 on train:1", "banana")
+        ]
+        if moves:
+            legal = data.draw(st.sampled_from(moves), label="a legal move")
+            made_up += [legal, legal, f"{seats[-1]}: {legal.partition(':')[2].strip()}"]
+        if tiles:
+            tile = data.draw(st.sampled_from(tiles), label="a hidden tile")
+            made_up += [f"{s}: {tile}" for s in seats] + [f"{seats[-1]}: 6-6 on {tile}"]
+        made_up += ["", "1:", "x: pass", "1: 99-99", "1: 6-4 on", "999: pass"]
+        return data.draw(st.sampled_from(made_up), label="move given whole")
 
     @rule(seconds=st.sampled_from(SECONDS))
     def time_passes(self, seconds: int) -> None:
@@ -855,6 +1070,9 @@ class TrustMachine(RuleBasedStateMachine):
                 self.learn(effects, room, truths_before)
             changed = differences(before, self.state, (platform, "~system"))
             assert not changed, f"invariant 3: showing the games again changed {changed[:3]}"
+            if self.deliver([e for _, effects in shown for e in effects]):
+                self.refresh()
+                self.fire_due()
 
 
 def test_the_service_keeps_every_secret_and_every_room_to_itself() -> None:

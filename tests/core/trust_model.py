@@ -6,16 +6,31 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import io
 import json
 import re
 import string
+import zipfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from sqlalchemy import select
 
-from bot.core.model import Board, Button, Command, Effect, Hand, Person, Place
+from bot.core.model import (
+    Board,
+    Button,
+    Command,
+    Effect,
+    Elsewhere,
+    Hand,
+    OpenTables,
+    Person,
+    Picture,
+    Place,
+    TableTold,
+)
 from engine.rules import Rules
 from engine.tiles import Tile, set_tiles
 from lang import LANGUAGES, catalog, tr
@@ -31,26 +46,6 @@ LOCALES: dict[str, str | None] = {"beto": "es", "carla": "pt"}
 ROOMS = ("a1", "a2", "b1")
 COMMUNITY = {"a1": "grupo-a", "a2": "grupo-a", "b1": "grupo-b"}
 ADMINS = {("eva", "a1"), ("eva", "b1"), ("fede", "a2")}
-# Commands a private chat may carry, for the person's own seat (BOT.md, issue 18).
-PRIVATE_ACTIONS = frozenset({"play", "draw", "pass", "end", "hand", "open"})
-# Commands that act on the room's game: a game id naming another game must change nothing.
-GAME_ACTIONS = frozenset(
-    {"join", "leave", "add_ai", "kick", "begin", "cancel", "play", "draw", "pass", "end", "next"}
-    | {"open"}
-)
-# Commands whose move number, when given, must be the game's: an older or newer one is stale.
-MOVE_ACTIONS = frozenset({"play", "draw", "pass", "end", "next", "open"})
-# Commands that only look: whatever they answer, they change nothing stored.
-LOOKING = frozenset({"hand", "board", "score", "top", "stats", "rules", "help", "export"})
-KNOWN = frozenset(
-    {
-        *GAME_ACTIONS,
-        *LOOKING,
-        "new",
-        "settings",
-        "forget",
-    }
-)
 # Tables of the adapters' bookkeeping (messages posted, sends counted), not of the game.
 UNCOMPARED = frozenset({"sends", "posts"})
 
@@ -71,19 +66,42 @@ def make_command(
     move_number: int | None = None,
     game_id: int | None = None,
     private: bool = False,
+    move: str | None = None,
 ) -> Command:
     """A command as an adapter builds it; ``private`` where the model has that field (the
-    code before issue 18 had none: its adapters sent private presses as room commands)."""
+    code before issue 18 had none: its adapters sent private presses as room commands),
+    ``move`` (a pressed button's move, whole) where it has that one, and where a door's
+    private answers are seen (Telegram's go to a private chat, not the room)."""
     extra: dict[str, Any] = {}
-    if private and "private" in {f.name for f in dataclasses.fields(Command)}:
+    fields = {f.name for f in dataclasses.fields(Command)}
+    if private and "private" in fields:
         extra["private"] = True
+    if move is not None and "move" in fields:
+        extra["move"] = move
+    if "private_in_room" in fields:
+        extra["private_in_room"] = place.platform != "telegram"
     return Command(
         place, who, action, tuple(args), move_number=move_number, game_id=game_id, **extra
     )
 
 
+def pressed(button: Button) -> tuple[str, tuple[str, ...], str | None]:
+    """The action, words and move a door sends for a press of ``button``: a move's
+    button sends its move whole (where buttons carry one), any other its words."""
+    move = getattr(button, "move", None)
+    if move is not None:
+        return "play", (), move
+    action, *words = button.command.split()
+    return action, tuple(words), None
+
+
 def is_private(command: Command) -> bool:
     return bool(getattr(command, "private", False))
+
+
+def typed_text(command: Command) -> str:
+    """Everything the person sent: the command, its words and a move given whole."""
+    return " ".join((command.action, *command.args, getattr(command, "move", None) or ""))
 
 
 def describe(command: Command, private: bool = False) -> str:
@@ -93,6 +111,8 @@ def describe(command: Command, private: bool = False) -> str:
         extra.append(f"game {command.game_id}")
     if command.move_number is not None:
         extra.append(f"move {command.move_number}")
+    if getattr(command, "move", None) is not None:
+        extra.append(f"pressed {command.move!r}")
     where = f"{command.place.platform}:{command.place.room}"
     how = "privately for " if private or is_private(command) else "in "
     admin = " (admin)" if command.person.admin else ""
@@ -259,18 +279,37 @@ def view_tiles(value: Any) -> Iterator[Tile]:
 
 
 def effect_texts(effect: Effect) -> list[str]:
-    texts: list[str] = [effect.text]
+    """Every text ``effect`` shows: its text and its buttons' labels and data; a
+    picture's title and figures; the titles and lines of the tables a round opens."""
+    texts: list[str] = []
+    text = getattr(effect, "text", None)
+    if isinstance(text, str) and isinstance(effect, Picture):
+        # two figures of one row written with a dash between them (a team's points for
+        # and against, "0-0") are figures, not a tile
+        for row in effect.rows:
+            for a, b in pairwise(row):
+                if a.isdecimal() and b.isdecimal():
+                    text = text.replace(f" {a}-{b} ", f" {a} {b} ")
+    if isinstance(text, str):
+        texts.append(text)
     buttons: tuple[Button, ...] = getattr(effect, "buttons", ())
     for button in buttons:
         texts += [button.label, button.command]
+    if isinstance(effect, Picture):
+        texts += [effect.title, *effect.header, *(cell for row in effect.rows for cell in row)]
+        texts += [line.name for line in effect.lines]
+    if isinstance(effect, OpenTables):
+        for table in effect.tables:
+            texts += [table.title, table.line, *(p.name for p in table.mention)]
     return texts
 
 
 def audience(effect: Effect) -> Person | None:
-    """Who alone sees ``effect`` (None: the room)."""
+    """Who alone sees ``effect`` (None: the room; the effects for another room are
+    checked there)."""
     if isinstance(effect, Hand):
         return effect.person
-    if isinstance(effect, Board):
+    if isinstance(effect, Board | OpenTables | Elsewhere | TableTold):
         return None
     return effect.private
 
@@ -281,6 +320,10 @@ def file_leaks(data: bytes, truth: Truth, seat: int | None) -> list[str]:
     and a record of another game holds other deals, so only the current ones count."""
     if not truth.in_play or not truth.active:
         return []
+    if zipfile.is_zipfile(io.BytesIO(data)):  # an archive (a tournament's): each file in it
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            files = [archive.read(name) for name in archive.namelist()]
+        return [leak for inner in files for leak in file_leaks(inner, truth, seat)]
     try:
         record = json.loads(data)
     except ValueError:
@@ -386,28 +429,61 @@ def differences(before: Dump, after: Dump, newcomer: tuple[str, str] | None = No
     return changed
 
 
-def outside_room(state: Dump, room_id: int, games_rooms: dict[int, int]) -> Dump:
-    """The rows of ``state`` that belong to rooms other than ``room_id`` (by their room,
-    or by their game's room)."""
+@dataclass(frozen=True)
+class Owners:
+    """Where stored rows belong, read from the rows themselves: each room's community,
+    each game's room and each tournament's room."""
+
+    communities: dict[int, int]  # room id: its community's id
+    games: dict[int, int]  # game id: its room's id
+    tournaments: dict[int, int]  # tournament id: its room's id
+
+    def belongs(self, name: str, row: dict[str, Any]) -> tuple[int | None, int | None]:
+        """The room and the community a row of table ``name`` belongs to: by its room,
+        its game's or its tournament's (a tournament's table waiting for its room is the
+        tournament's room's); a row of no room (a rating) by its community; (None, None):
+        a person's row, or a community's own."""
+        room: int | None = None
+        if name == "rooms":
+            room = row["id"]
+        elif row.get("room_id") is not None:
+            room = row["room_id"]
+        elif row.get("game_id") is not None:
+            room = self.games.get(row["game_id"])
+        elif row.get("tournament_id") is not None:
+            room = self.tournaments.get(row["tournament_id"])
+        if room is not None:
+            return room, self.communities.get(room)
+        community = row.get("community_id") if name != "communities" else None
+        return None, community
+
+
+def owners(*states: Dump) -> Owners:
+    found = Owners({}, {}, {})
+    for state in states:
+        for row in state.get("rooms", {}).values():
+            found.communities[row["id"]] = row["community_id"]
+        for row in state.get("games", {}).values():
+            found.games[row["id"]] = row["room_id"]
+        for row in state.get("tournaments", {}).values():
+            found.tournaments[row["id"]] = row["room_id"]
+    return found
+
+
+def outside(state: Dump, rooms: set[int], community: int | None, where: Owners) -> Dump:
+    """The rows of ``state`` that belong to none of ``rooms`` (by their room, or their
+    game's or tournament's), nor, for a row of no room, to ``community``."""
     out: Dump = {}
     for name, rows in state.items():
         kept = {}
         for key, row in rows.items():
-            if "room_id" in row:
-                if row["room_id"] != room_id:
-                    kept[key] = row
-            elif row.get("game_id") is not None and games_rooms.get(row["game_id"]) != room_id:
+            room, owner = where.belongs(name, row)
+            if (room is not None and room not in rooms) or (
+                room is None and owner is not None and owner != community
+            ):
                 kept[key] = row
         out[name] = kept
     return out
-
-
-def games_rooms(*states: Dump) -> dict[int, int]:
-    found: dict[int, int] = {}
-    for state in states:
-        for row in state.get("games", {}).values():
-            found[row["id"]] = row["room_id"]
-    return found
 
 
 def user_ids(state: Dump) -> dict[tuple[str, str], int]:
@@ -444,6 +520,7 @@ class Tally:
     moves: int = 0
     finished: int = 0
     rules: dict[str, int] = field(default_factory=dict)
+    changes: dict[str, int] = field(default_factory=dict)  # commands that changed storage
 
     def reset(self) -> None:
         self.__dict__.update(Tally().__dict__)
@@ -451,10 +528,15 @@ class Tally:
     def ran(self, rule: str) -> None:
         self.rules[rule] = self.rules.get(rule, 0) + 1
 
+    def changed(self, what: str) -> None:
+        self.changes[what] = self.changes.get(what, 0) + 1
+
     def line(self) -> str:
         return (
             f"{self.steps} steps: {self.commands} commands, {self.timers} timers fired, "
             f"{self.moves} moves applied; presets begun: {', '.join(sorted(self.begun))}; "
             f"{self.finished} games finished; rules run: "
             + ", ".join(f"{name} {n}" for name, n in sorted(self.rules.items()))
+            + "; stored changes by: "
+            + ", ".join(f"{name} {n}" for name, n in sorted(self.changes.items()))
         )
