@@ -26,7 +26,7 @@ DEFAULT = "es"  # most of our players speak Spanish
 LOCALES = Path(__file__).with_name("locales")
 SOURCES = [Path(__file__).parents[1] / name for name in ("engine", "bot", "render")]
 # tr(lang, message, ...); trn(lang, singular, plural, n, ...); N_(message) marks for later
-KEYWORDS = {"tr": (2,), "trn": (2, 3), "N_": None}
+KEYWORDS = {"tr": (2,), "trn": (2, 3), "N_": None, "NP_": (1, 2)}
 Id = str | tuple[str, str]  # a message's id: its text, or its singular and plural
 
 
@@ -99,6 +99,11 @@ def N_(message: str) -> str:
     return message
 
 
+def NP_(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a message with a plural, defined apart from its ``trn`` call."""
+    return singular, plural
+
+
 def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
@@ -145,8 +150,10 @@ def update() -> None:
                 translated = message
             new.add(message, translated, locations=[(where.split(":")[0], 0)])
         path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("wb") as file:
+        written = path.with_suffix(".po.new")  # a catalog is never left half written
+        with written.open("wb") as file:
             write_po(file, new, width=100, omit_header=False, no_location=True)
+        written.replace(path)
     catalog.cache_clear()
     plurals.cache_clear()
 

@@ -15,6 +15,7 @@ from typing import Any
 from bot.core.model import Command, Effect, Elsewhere, OpenTables, Person, Place, TableTold
 from bot.core.posts import Posts
 from bot.core.service import GameService
+from bot.core.tournament.commands import entry_size
 from bot.core.tournament.model import FORMATS
 from bot.core.tournament.rounds import current
 from bot.core.tournament.state import Event, load
@@ -91,8 +92,8 @@ class Simulator:
             "checkin=off",
         )  # fmt: skip
         event = await self.event()
+        size = entry_size(event.settings)
         for n in range(1, plan.teams + 1):
-            size = 1 if plan.format == "rotating" else 2
             name = f"{'Player' if size == 1 else 'Team'} {n}"
             await self.command("register", name, *[plan.strength] * size)
         await self.command("close")
@@ -122,7 +123,7 @@ class Simulator:
 def summary(event: Event) -> dict[str, Any]:
     """The issue's JSON: the format, the teams, every round's tables and byes, and the
     standings."""
-    solo = event.settings.format == "rotating"
+    solo = entry_size(event.settings) == 1
     names = [e.name for e in event.entries]
     out_rounds = []
     for number in range(1, event.round + 1):

@@ -10,7 +10,7 @@ from typing import Any
 from engine.game import Game
 from engine.outcome import HandResult
 from engine.presets import preset_names
-from lang import N_, tr
+from lang import N_, NP_, tr
 from render.words import goal_text
 
 DATABASE_DOWN = N_("The database is not answering. Nothing was changed; try again in a moment.")
@@ -135,7 +135,7 @@ COUNT_TARGET_LOSES = N_(
     "To {target} points: each loser writes their own pips, and whoever reaches {target} loses."
 )
 COUNT_TARGET_WINS = N_("To {target} points: the first to reach them wins.")
-COUNT_CLOCK = (N_("Game clock: {minutes} minute."), N_("Game clock: {minutes} minutes."))
+COUNT_CLOCK = NP_("Game clock: {minutes} minute.", "Game clock: {minutes} minutes.")
 SET_OF = N_("double-{n} set")
 HOUSE_MARK = N_("✱ a house rule of this game (the preset says otherwise).")
 HOUSE_RULES = N_("House rules:")

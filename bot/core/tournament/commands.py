@@ -199,11 +199,19 @@ def check(settings: Settings) -> None:
         rules = Rules.from_preset(settings.preset)
     except DominoError:
         raise Refusal(words.BAD_SETTING_VALUE, name="preset", text=settings.preset) from None
-    one_against_one = rules.family in ("line", "divisor") and rules.min_players <= 2
+    one_against_one = rules.family in ("individual", "divisor") and rules.min_players <= 2
     if not (rules.partners or one_against_one):
         raise Refusal(words.BAD_SETTING_VALUE, name="preset", text=settings.preset)
     if settings.format == "rotating" and not rules.partners:
         raise Refusal(words.BAD_SETTING_VALUE, name="format", text=settings.format)
+
+
+def entry_size(settings: Settings) -> int:
+    """The players of an entry: one where each plays for themselves (a game of two
+    players; rotating partners, a new partner each round), else a pair."""
+    if settings.format == "rotating":
+        return 1
+    return 2 if Rules.from_preset(settings.preset).partners else 1
 
 
 def describe(session: Session, settings: Settings) -> str:
@@ -230,7 +238,7 @@ async def new(session: Session, event: Event | None) -> None:
     await log(session, event, "new", data=settings_json(settings))
     await closing_timer(session, event, settings)
     lang, s = session.lang, settings
-    said = words.OPENED_SOLO if s.format == "rotating" else words.OPENED
+    said = words.OPENED_SOLO if entry_size(s) == 1 else words.OPENED
     session.say(
         said,
         name=name,
@@ -248,6 +256,9 @@ async def set_(session: Session, event: Event | None) -> None:
     if event.row.status not in ("registration", "checkin"):
         raise Refusal(words.TOO_LATE_TO_SET)
     settings, _ = read_settings(event.settings, rest(session), epoch(session.now))
+    size = entry_size(event.settings)
+    if event.entries and entry_size(settings) != size:  # who registered stays as they did
+        raise Refusal(words.STAYS_FOR_PAIRS if size == 2 else words.STAYS_FOR_SOLO)
     await save(session, event, settings=settings_json(settings))
     await log(session, event, "set", data=settings_json(settings))
     await closing_timer(session, event, settings)
@@ -499,7 +510,7 @@ async def register(session: Session, event: Event | None) -> None:
     people = [w for w in typed if w.startswith(("@", "user:")) or MENTION.fullmatch(w)]
     bots = [w for w in typed if w.lower() in ("computer", "computadora", "computador", *STRENGTHS)]
     name = " ".join(w for w in typed if w not in people and w not in bots).strip()[:40]
-    size = 1 if event.settings.format == "rotating" else 2
+    size = entry_size(event.settings)
     members: list[Member] = []
     users = [await find_person(session, w) for w in people]
     themselves = not boss or len(users) + len(bots) < size

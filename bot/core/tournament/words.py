@@ -24,7 +24,7 @@ OPENED = N_(
     "@partner"
 )
 OPENED_SOLO = N_(
-    "Tournament {name} is open for registration: {rounds}, rotating partners, "
+    "Tournament {name} is open for registration: {rounds}, {format}, "
     "{preset} to {target} or {minutes}. Register: /tournament register <your name>"
 )
 STATUS = N_("Tournament {name}: {status}, round {round} of {rounds}, {entries} entries.")
@@ -35,6 +35,10 @@ BAD_SETTING = N_("{text} is not a tournament setting. Settings: {names}")
 BAD_SETTING_VALUE = N_("{name} cannot be {text}.")
 SETTINGS_SET = N_("Tournament settings: {settings}")
 TOO_LATE_TO_SET = N_("The tournament has begun: its settings stay as they are.")
+STAYS_FOR_PAIRS = N_("Pairs have registered already: the game stays one for pairs.")
+STAYS_FOR_SOLO = N_(
+    "Players have registered on their own already: the game stays one for players on their own."
+)
 PARTNER_NEEDED = N_(
     "A pair has two players: name your partner (@username), or ask the organiser for a substitute."
 )
