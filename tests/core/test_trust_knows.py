@@ -27,6 +27,7 @@ from tests.core.trust_commands import (
     PERSON_WIDE,
     TOURNAMENT_ADMINS,
     TOURNAMENT_PEOPLE,
+    TOURNAMENT_RULINGS,
     TOURNAMENT_STEPS,
     Scene,
     draw_words,
@@ -85,6 +86,7 @@ def test_every_action_of_the_tournament_is_known_to_the_model() -> None:
     classified = [action for kind in classes for action in kind]
     assert len(classified) == len(set(classified)), "an action in two classes"
     assert set(classified) == actions
+    assert TOURNAMENT_RULINGS.issubset(tournament_organisers())
     for name in actions:  # the model reads each action's other words as the service does
         for word in tournament_words_for(name):
             assert tournament_action(word.upper()) == registry.tournament_action(word) == name

@@ -53,6 +53,9 @@ GARBAGE: tuple[tuple[str, ...], ...] = (
 ALSO_LOOKS = frozenset({"help"})  # changes nothing, though it needs a tournament open
 TOURNAMENT_ADMINS = frozenset({"new"})  # a community admin opens one (one open at a time)
 TOURNAMENT_PEOPLE = frozenset({"register", "checkin", "leave"})  # their own entry
+# The organisers' actions a judge may take too (rulings on tables); the rest only the
+# organiser and the community's admins (issue 31).
+TOURNAMENT_RULINGS = frozenset({"penalty", "forfeit", "void", "expel", "correct"})
 NOT_AN_ACTION = "frob"  # a word that is none of the tournament's actions
 OPEN = ("registration", "checkin", "running")  # a community's tournament still open
 # Team names and reasons hold no digit, so that they never read as a tile when shown again.
@@ -216,11 +219,13 @@ def tournament_unchanged(
         return None
     if current is None:
         return "a tournament's action with none open in the community"
-    runs = user is not None and (user == current.organiser or user in current.judges)
-    organiser = admin or runs
-    if what in tournament_organisers() and not organiser:
+    runs = admin or (user is not None and user == current.organiser)
+    judge = user is not None and user in current.judges
+    if what in TOURNAMENT_RULINGS and not (runs or judge):
         return f"'{what}' by someone who is not the tournament's organiser, a judge or an admin"
-    if what == "register" and current.status != "registration" and not organiser:
+    if what in tournament_organisers() - TOURNAMENT_RULINGS and not runs:
+        return f"'{what}' by someone who is not the tournament's organiser or an admin"
+    if what == "register" and current.status != "registration" and not runs:
         return "a late registration by someone who is not an organiser"
     if what == "checkin" and current.status != "checkin":
         return "a check-in out of its time"

@@ -19,7 +19,7 @@ from bot.core.registry import TOURNAMENT_ACTIONS, handles, tournament_action
 from bot.core.saving import save as save_game
 from bot.core.session import Refusal, Session
 from bot.core.tournament import rounds, words
-from bot.core.tournament.model import FORMATS, Member, Settings
+from bot.core.tournament.model import FORMATS, Entry, Member, Settings, Table
 from bot.core.tournament.rounds import at, current, epoch, open_round, save, standings_effects
 from bot.core.tournament.state import Event, load, load_id, members_json, settings_json
 from bot.core.tournament.tables import place_of, result_of, rules_of
@@ -91,13 +91,27 @@ def rest(session: Session) -> list[str]:
     return list(session.args[1:])
 
 
-def organiser(session: Session, event: Event | None) -> bool:
-    """The organiser, a judge named by them, or a community admin."""
+def runs(session: Session, event: Event | None) -> bool:
+    """Who runs the event: its organiser, or a community admin."""
     if session.person.admin:
         return True
+    return event is not None and session.user.id == event.row.organiser
+
+
+def organiser(session: Session, event: Event | None) -> bool:
+    """Who may rule on its tables: who runs it, or a judge named by them."""
+    if runs(session, event):
+        return True
+    return event is not None and session.user.id in (event.row.judges or [])
+
+
+def require_runner(session: Session, event: Event | None) -> Event:
+    """The event, for its organiser or a community admin (judges rule on tables only)."""
     if event is None:
-        return False
-    return session.user.id == event.row.organiser or session.user.id in (event.row.judges or [])
+        raise Refusal(words.NONE_HERE)
+    if not runs(session, event):
+        raise Refusal(words.RUNNERS_ONLY)
+    return event
 
 
 def require_organiser(session: Session, event: Event | None) -> Event:
@@ -106,6 +120,38 @@ def require_organiser(session: Session, event: Event | None) -> Event:
     if not organiser(session, event):
         raise Refusal(words.ORGANISERS_ONLY)
     return event
+
+
+def not_their_own(session: Session, event: Event, entry: Entry | None, table: Table | None) -> None:
+    """A judge rules on no table they sit at, nor on their own entry: another judge, the
+    organiser or an admin does."""
+    if runs(session, event):
+        return
+    me = session.user.id
+    entries = [entry] if entry is not None else []
+    if table is not None:
+        entries += [event.entry(e) for side in table.sides for e in side]
+    if any(m.user == me for e in entries for m in e.members):
+        raise Refusal(words.OWN_TABLE)
+
+
+def entry_acted_for(session: Session, event: Event) -> Entry:
+    """The entry named after the action (``leave <team>``, ``checkin <team>``), by who
+    runs the event; anyone else's own, and never another one they name."""
+    typed = " ".join(rest(session))
+    named = event.entry_named(typed) if typed else None
+    mine = event.entry_of_user(session.user.id)
+    if named is not None and named != mine and not runs(session, event):
+        raise Refusal(words.RUNNERS_ONLY)
+    entry = named if named is not None and runs(session, event) else mine
+    if entry is None:
+        raise Refusal(words.NOT_REGISTERED)
+    return entry
+
+
+def table_of(event: Event, entry: Entry) -> Table | None:
+    """The entry's table of the round in play, if it has one."""
+    return next((t for t in event.round_tables() if any(entry.id in s for s in t.sides)), None)
 
 
 async def log(session: Session, event: Event, what: str, **values: Any) -> None:
@@ -252,7 +298,7 @@ async def new(session: Session, event: Event | None) -> None:
 
 @action("set")
 async def set_(session: Session, event: Event | None) -> None:
-    event = require_organiser(session, event)
+    event = require_runner(session, event)
     if event.row.status not in ("registration", "checkin"):
         raise Refusal(words.TOO_LATE_TO_SET)
     settings, _ = read_settings(event.settings, rest(session), epoch(session.now))
@@ -268,7 +314,7 @@ async def set_(session: Session, event: Event | None) -> None:
 @action("judge")
 async def judge(session: Session, event: Event | None) -> None:
     """``judge @person`` names a judge; ``judge remove @person`` takes it back."""
-    event = require_organiser(session, event)
+    event = require_runner(session, event)
     words_typed = rest(session)
     removing = bool(words_typed) and words_typed[0].lower() in ("remove", "quitar", "remover")
     wanted = " ".join(words_typed[1:] if removing else words_typed)
@@ -313,7 +359,7 @@ async def close_timer(session: Session) -> None:
 
 @action("close")
 async def close_registration(session: Session, event: Event | None) -> None:
-    event = require_organiser(session, event)
+    event = require_runner(session, event)
     if event.row.status != "registration":
         raise Refusal(words.REGISTRATION_CLOSED)
     await close_now(session, event)
@@ -334,7 +380,7 @@ async def close_now(session: Session, event: Event) -> None:
 @action("start")
 async def start(session: Session, event: Event | None) -> None:
     """Round 1: entries not checked in are dropped; the tables open."""
-    event = require_organiser(session, event)
+    event = require_runner(session, event)
     if event.row.status == "running" or event.row.status == "finished":
         raise Refusal(words.TOO_LATE_TO_SET)
     # entries not checked in drop out; counted first: a refused start changes nothing
@@ -358,7 +404,7 @@ async def start(session: Session, event: Event | None) -> None:
 @action("next")
 async def next_round(session: Session, event: Event | None) -> None:
     """Open the next round now (the organiser, when the break is too long)."""
-    event = require_organiser(session, event)
+    event = require_runner(session, event)
     await next_if_due(session, event)
 
 
@@ -410,7 +456,7 @@ def playing_tables(event: Event) -> list[Any]:
 
 @action("pause")
 async def pause(session: Session, event: Event | None) -> None:
-    event = require_organiser(session, event)
+    event = require_runner(session, event)
     clock = dict(event.row.clock or {})
     if event.row.status != "running" or not clock.get("ends_at") or clock.get("paused_at"):
         raise Refusal(words.NOT_RUNNING)
@@ -424,7 +470,7 @@ async def pause(session: Session, event: Event | None) -> None:
 
 @action("resume")
 async def resume(session: Session, event: Event | None) -> None:
-    event = require_organiser(session, event)
+    event = require_runner(session, event)
     clock = dict(event.row.clock or {})
     if not clock.get("paused_at"):
         raise Refusal(words.NOT_PAUSED)
@@ -440,7 +486,7 @@ async def resume(session: Session, event: Event | None) -> None:
 
 @action("extend")
 async def extend(session: Session, event: Event | None) -> None:
-    event = require_organiser(session, event)
+    event = require_runner(session, event)
     clock = dict(event.row.clock or {})
     typed = rest(session)
     if event.row.status != "running" or not clock.get("ends_at"):
@@ -484,7 +530,7 @@ async def shift_clock(session: Session, table: Any, seconds: float) -> None:
 
 @action("cancel")
 async def cancel(session: Session, event: Event | None) -> None:
-    event = require_organiser(session, event)
+    event = require_runner(session, event)
     await save(session, event, status="cancelled", finished_at=session.now)
     await session.store.timers.cancel(event.row.room_id, rounds.ROUND_TIMER)
     await log(session, event, "cancel")
@@ -501,7 +547,7 @@ async def register(session: Session, event: Event | None) -> None:
     computer substitutes (``computer``) and late entries."""
     assert event is not None
     typed = rest(session)
-    boss = organiser(session, event)
+    boss = runs(session, event)
     late = event.row.status != "registration"
     if late and not boss:
         raise Refusal(words.REGISTRATION_CLOSED)
@@ -555,11 +601,7 @@ async def register(session: Session, event: Event | None) -> None:
 @action("leave")
 async def withdraw(session: Session, event: Event | None) -> None:
     assert event is not None
-    typed = " ".join(rest(session))
-    entry = event.entry_named(typed) if typed and organiser(session, event) else None
-    entry = entry or event.entry_of_user(session.user.id)
-    if entry is None:
-        raise Refusal(words.NOT_REGISTERED)
+    entry = entry_acted_for(session, event)
     repo = session.store.tournaments
     if event.row.status in ("registration", "checkin"):
         await repo.remove_entry(event.id, entry.id)
@@ -588,11 +630,7 @@ async def checkin(session: Session, event: Event | None) -> None:
     assert event is not None
     if event.row.status != "checkin":
         raise Refusal(words.NOT_CHECKIN_TIME)
-    typed = " ".join(rest(session))
-    entry = event.entry_named(typed) if typed and organiser(session, event) else None
-    entry = entry or event.entry_of_user(session.user.id)
-    if entry is None:
-        raise Refusal(words.NOT_REGISTERED)
+    entry = entry_acted_for(session, event)
     await session.store.tournaments.set_entry(event.id, entry.id, status="checked_in")
     session.say(words.CHECKED_IN, team=entry.name)
 
@@ -708,6 +746,7 @@ async def penalty(session: Session, event: Event | None) -> None:
     """``penalty <team> [points] [reason ...]``: points taken from a team (20 unless said)."""
     event = require_organiser(session, event)
     entry, after = team_and_rest(event, rest(session))
+    not_their_own(session, event, entry, table_of(event, entry))
     points = event.settings.penalty
     if after and after[0].lstrip("-").isdecimal():
         points = abs(int(after[0]))
@@ -728,6 +767,7 @@ async def forfeit(session: Session, event: Event | None) -> None:
     if not typed:
         raise Refusal(words.UNKNOWN_TABLE, text="?")
     table = table_named(event, typed[0])
+    not_their_own(session, event, None, table)
     entry, _ = team_and_rest(event, typed[1:])
     side = next((i for i, s in enumerate(table.sides) if entry.id in s), None)
     if side is None:
@@ -748,6 +788,7 @@ async def void(session: Session, event: Event | None) -> None:
     event = require_organiser(session, event)
     typed = rest(session)
     table = table_named(event, typed[0] if typed else "?")
+    not_their_own(session, event, None, table)
     await stop_game(session, table)
     await log(session, event, "void", round=table.round, table=table.number,
               reason=" ".join(typed[1:])[:200] or None)  # fmt: skip
@@ -761,6 +802,7 @@ async def expel(session: Session, event: Event | None) -> None:
     """``expel <team> [reason]``: out of the tournament; its table in play is lost."""
     event = require_organiser(session, event)
     entry, after = team_and_rest(event, rest(session))
+    not_their_own(session, event, entry, table_of(event, entry))
     reason = " ".join(after).strip()[:200] or tr(session.lang, words.NO_REASON)
     await session.store.tournaments.set_entry(event.id, entry.id, status="expelled")
     await log(session, event, "expel", round=event.round, entry=entry.id, reason=reason)
@@ -788,6 +830,7 @@ async def correct(session: Session, event: Event | None) -> None:
         raise Refusal(words.BAD_SCORE, text=" ".join(typed) or "?")
     number_of_round = int(typed[2]) if len(typed) > 2 and typed[2].isdecimal() else None
     table = table_named(event, typed[0], number_of_round)
+    not_their_own(session, event, None, table)
     parts = typed[1].replace("–", "-").split("-")
     if len(parts) != 2 or not all(p.isdecimal() for p in parts):
         raise Refusal(words.BAD_SCORE, text=typed[1])

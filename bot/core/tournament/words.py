@@ -29,6 +29,8 @@ OPENED_SOLO = N_(
 )
 STATUS = N_("Tournament {name}: {status}, round {round} of {rounds}, {entries} entries.")
 ORGANISERS_ONLY = N_("Only the organiser, a judge or a community admin can do that.")
+RUNNERS_ONLY = N_("Only the organiser or a community admin can do that; judges rule on tables.")
+OWN_TABLE = N_("You play at that table: another judge or the organiser rules on it.")
 COMMUNITY_ADMINS_ONLY = N_("Only a community admin can open a tournament.")
 UNKNOWN_ACTION = N_("I don't know /tournament {text}. {help}")
 BAD_SETTING = N_("{text} is not a tournament setting. Settings: {names}")

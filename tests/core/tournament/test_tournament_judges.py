@@ -170,3 +170,49 @@ async def test_registration_closes_by_itself_at_the_time_set(store: Store) -> No
     assert "Registration is closed" in club.said()
     await club.say("Ana", "/help")
     assert refused(await club.say("Ana", "/tournament register Late"))
+
+
+async def test_judges_rule_on_tables_not_their_own_and_do_not_run_the_event(
+    store: Store,
+) -> None:
+    """Issue 31: judges rule on tables (penalty, forfeit, void, correct, expel) except one
+    they sit at; the organiser and the community's admins run the event (its settings,
+    its judges, its rounds, its clock, other people's entries)."""
+    clock = Clock()
+    club = Club(GameService(store, clock=clock, seeds=seeded(5)), clock, store)
+    await club.say("Eva", "/help")
+    await club.say("Org", "/tournament new Copa rounds=2 checkin=off minutes=0", admin=True)
+    await club.say("Org", "/tournament register Jueces @eva computer", admin=True)
+    for n in range(1, 4):
+        await club.say("Org", f"/tournament register Bots {n} computer computer", admin=True)
+    await club.say("Org", "/tournament judge Eva", admin=True)
+    await club.say("Org", "/tournament close", admin=True)
+    await club.say("Org", "/tournament start", admin=True)
+    event = await club.event()
+    mine = event.entry_named("Jueces")
+    [own] = [t for t in event.round_tables() if any(mine.id in s for s in t.sides)]
+    [other] = [t for t in event.round_tables() if t is not own]
+    rival = event.entry(own.sides[1][0] if mine.id in own.sides[0] else own.sides[0][0])
+    elsewhere = event.entry(other.sides[0][0])
+    before = await snapshot(club)
+    for text in (
+        f"/tournament forfeit {own.number} Jueces", f"/tournament void {own.number}",
+        f"/tournament correct {own.number} 200-0", "/tournament penalty Jueces 5",
+        f"/tournament penalty {rival.name} 5", f"/tournament expel {rival.name}",
+    ):  # fmt: skip
+        effects = await club.say("Eva", text)
+        assert refused(effects), text
+        assert "You play at that table" in effects[0].text, text
+    for text in (
+        "/tournament set rounds=3", "/tournament judge @org", "/tournament pause",
+        "/tournament extend 5", "/tournament next", "/tournament cancel",
+        "/tournament register Otros computer computer", f"/tournament leave {elsewhere.name}",
+    ):  # fmt: skip
+        assert refused(await club.say("Eva", text)), text
+    assert await snapshot(club) == before
+    # another table is hers to rule on
+    effects = await club.say("Eva", f"/tournament penalty {elsewhere.name} 5 noise")
+    assert not refused(effects)
+    event = await club.event()
+    [line] = [s for s in current(event) if s.entry == elsewhere.id]
+    assert line.penalties == 5
