@@ -46,7 +46,15 @@ from bot.core.model import (
     private_to,
 )
 from bot.core.posts import Posts
-from bot.core.registry import Kind, Option, Spec, Style, asks_admin, style_of
+from bot.core.registry import (
+    Kind,
+    Option,
+    Spec,
+    Style,
+    asks_admin,
+    community_admins,
+    style_of,
+)
 from bot.core.registry import menu as menu_commands
 from bot.core.registry import moves as move_commands
 from bot.core.registry import public as public_commands
@@ -89,6 +97,7 @@ __all__ = [
     "TurnCall",
     "Unavailable",
     "asks_admin",
+    "community_admins",
     "describe_table",
     "menu_commands",
     "move_commands",

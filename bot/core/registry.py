@@ -110,6 +110,9 @@ class Spec:
     # the platform is asked whether the person administers the room, though anyone may
     # use the command (a tournament's organiser acts as an admin)
     admin_asked: bool = False
+    # its admins are the community's (a whole Discord server's, a Telegram group's), not
+    # one room's: a channel's moderator does not run the server's tournament
+    community: bool = False
     # on Discord a command of its own (/tournament), not a subcommand of /domino (a group
     # holds 25 at most)
     alone: bool = False
@@ -277,7 +280,7 @@ _ALL = (
                   Option("details", N_("opt:details"),
                          N_("Team name, @people, a table, points, option=value"),
                          length=OPTIONS_LENGTH)),
-         admin_asked=True, alone=True),
+         admin_asked=True, community=True, alone=True),
     Spec("timer", "timer", "timer", where=Where.INTERNAL, menu=False),
 )  # fmt: skip
 
@@ -319,6 +322,12 @@ def asks_admin(name: str) -> bool:
     """Whether the platform is asked if the person administers the room."""
     spec = COMMANDS.get(name)
     return spec is not None and (spec.who in (Who.CREATOR, Who.ADMIN) or spec.admin_asked)
+
+
+def community_admins(name: str) -> bool:
+    """Whether the admins of command ``name`` are the community's, not one room's."""
+    spec = COMMANDS.get(name)
+    return spec is not None and spec.community
 
 
 def moves() -> frozenset[str]:

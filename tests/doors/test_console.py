@@ -189,3 +189,20 @@ async def test_a_tournament_in_the_console_moves_between_its_tables(tmp_path: Pa
     back = await console.type("/room mesa")
     assert "mesa" in back
     await console.quit()
+
+
+async def test_only_the_consoles_own_person_administers_it(tmp_path: Path) -> None:
+    """Issue 31: the console's own person (CONSOLE_NAME) is its community's admin; those
+    played with /as are members, so an organiser and a judge are told apart there."""
+    console = await ConsoleProcess.start(tmp_path)
+    await console.type("/as Beto")
+    refused = await console.type("/tournament new Copa")
+    assert "Only a community admin can open a tournament" in refused, refused
+    assert "open for registration" not in refused
+    await console.type("/as Ana")
+    opened = await console.type("/tournament new Copa")
+    assert "open for registration" in opened, opened
+    await console.type("/tournament judge Beto")
+    await console.type("/as Beto")
+    assert "Only the organiser or a community admin" in await console.type("/tournament cancel")
+    await console.quit()

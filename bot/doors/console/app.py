@@ -49,6 +49,10 @@ class Console:
         lang = language(lang)
         place = Place(*PLACE_ID, community_name="console", locale=lang)
         self.screen = Screen(out, pictures, place, name, lang, {place.room})
+        # the console's own person (CONSOLE_NAME) administers its rooms and its community;
+        # those played with /as are members like any in a group (an organiser and a judge
+        # are told apart)
+        self.owner = name
         self.timers = TimerLoop(service, self.deliver)
         # a round's tables: their games are made by timers due at once, fired before the
         # next line is read (a line typed meanwhile finds its table set)
@@ -129,7 +133,8 @@ class Console:
                 screen.name = " ".join(args)[:40]
                 self.print(tr(screen.lang, "You are now {name}.", name=screen.name))
             return True
-        person = Person(screen.name.lower(), screen.name, screen.lang, admin=True)
+        admin = screen.name.casefold() == self.owner.casefold()
+        person = Person(screen.name.lower(), screen.name, screen.lang, admin=admin)
         command = Command(screen.place, person, action, args)
         await self.deliver(screen.place, await self.service.handle(command))
         if action == "settings" and len(args) == 2 and args[0].lower() == "language":

@@ -38,12 +38,16 @@ def room_place(guild_id: int, channel_id: int) -> Place:
 
 def person_of(interaction: discord.Interaction[Any], command: str = "") -> Person:
     """Who acted, running ``command``; for a command that asks (``core.asks_admin``),
-    whether they administer the room: Manage Server or Manage Channels there."""
+    whether they administer the room: Manage Server, or Manage Channels there. A command
+    of the whole community (``core.community_admins``: the tournament) asks Manage Server
+    alone, which a channel's overwrites cannot give."""
     user = interaction.user
     admin = False
     if interaction.guild_id is not None and core.asks_admin(command):
         permissions = interaction.permissions
-        admin = permissions.manage_guild or permissions.manage_channels
+        admin = permissions.manage_guild or (
+            permissions.manage_channels and not core.community_admins(command)
+        )
     return Person(
         str(user.id),
         (user.display_name or str(user.id))[:NAME],

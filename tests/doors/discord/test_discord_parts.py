@@ -276,6 +276,17 @@ def test_the_platform_is_asked_about_admins_only_for_the_commands_that_ask() -> 
         assert person.admin == registry.asks_admin(spec.name), spec.name
 
 
+def test_a_channels_moderator_administers_the_channel_not_the_servers_tournament() -> None:
+    """Manage Channels, which a channel's overwrites may give, makes a room's admin
+    (settings, kicking); the tournament is the server's: Manage Server alone (issue 31)."""
+    interaction = _Interaction(guild_id=1190)
+    interaction.permissions = SimpleNamespace(manage_guild=False, manage_channels=True)
+    assert person_of(interaction, "settings").admin  # type: ignore[arg-type]
+    assert not person_of(interaction, "tournament").admin  # type: ignore[arg-type]
+    interaction.permissions = SimpleNamespace(manage_guild=True, manage_channels=False)
+    assert person_of(interaction, "tournament").admin  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize(
     ("env", "wrong"),
     [
