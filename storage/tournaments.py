@@ -32,7 +32,8 @@ from storage.schema import (
 
 STATUSES = ("registration", "checkin", "running", "finished", "cancelled")
 OPEN = ("registration", "checkin", "running")  # one at a time in a community
-ENTRY_STATUSES = ("registered", "checked_in", "dropped", "expelled")
+# invited: a pair whose named partner has not accepted yet (it plays no round)
+ENTRY_STATUSES = ("invited", "registered", "checked_in", "dropped", "expelled")
 TABLE_STATUSES = ("waiting", "playing", "done")
 SAVED = ("name", "status", "settings", "round", "clock", "judges", "finished_at")
 TABLE_CHANGES = (
@@ -653,7 +654,9 @@ def _refuse_entered(
     db: Connection, tournament_id: int, members: list[dict[str, Any]], entry_id: int | None
 ) -> None:
     """Raise :class:`AlreadyEntered` if a user of ``members`` is in another entry of the
-    tournament than ``entry_id``, or twice among ``members``."""
+    tournament than ``entry_id``, or twice among ``members``. A member invited and not
+    yet accepting (``pending``) holds no place: others may invite them too, and they may
+    register with someone else."""
     wanted = [m["user"] for m in members if m["user"] is not None]
     for user in wanted:
         if wanted.count(user) > 1:
@@ -662,26 +665,27 @@ def _refuse_entered(
     for other in db.execute(query):
         if other.id == entry_id:
             continue
-        taken = {m.get("user") for m in other.members} & set(wanted)
+        taken = {m.get("user") for m in other.members if not m.get("pending")} & set(wanted)
         if taken:
             raise AlreadyEntered(tournament_id, min(taken), other.id, other.name)
 
 
 def _members(members: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Members as kept: each with its name, user id (or None) and computer strength (or
-    None)."""
+    None); ``pending`` (true) while a person named as a partner has not accepted."""
     kept = []
     for member in members:
         user, bot = member.get("user"), member.get("bot")
         if user is not None and (isinstance(user, bool) or not isinstance(user, int)):
             raise ValueError(f"a member's user is a user id, not {user!r}")
-        kept.append(
-            {
-                "name": without_nul(str(member.get("name") or "")),
-                "user": user,
-                "bot": without_nul(str(bot)) if bot is not None else None,
-            }
-        )
+        one: dict[str, Any] = {
+            "name": without_nul(str(member.get("name") or "")),
+            "user": user,
+            "bot": without_nul(str(bot)) if bot is not None else None,
+        }
+        if member.get("pending") is True and user is not None:
+            one["pending"] = True
+        kept.append(one)
     return kept
 
 

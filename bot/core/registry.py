@@ -154,6 +154,7 @@ TOURNAMENT_ACTIONS: dict[str, TournamentAction] = {
     "standings": TournamentAction(
         N_("standings"), ("tabla", "clasificacion", "clasificación"), looks=True
     ),
+    "accept": TournamentAction(N_("accept an invitation"), ("aceptar", "aceitar")),
     "checkin": TournamentAction(N_("check in")),
     "leave": TournamentAction(N_("withdraw"), ("withdraw", "retirar")),
     "new": TournamentAction(N_("open a tournament")),

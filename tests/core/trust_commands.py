@@ -52,7 +52,8 @@ GARBAGE: tuple[tuple[str, ...], ...] = (
 # there is taken for one only its organisers may use, until the model says otherwise.
 ALSO_LOOKS = frozenset({"help"})  # changes nothing, though it needs a tournament open
 TOURNAMENT_ADMINS = frozenset({"new"})  # a community admin opens one (one open at a time)
-TOURNAMENT_PEOPLE = frozenset({"register", "checkin", "leave"})  # their own entry
+# their own entry (accept: an invitation to a pair, by the partner named)
+TOURNAMENT_PEOPLE = frozenset({"register", "checkin", "leave", "accept"})
 # The organisers' actions a judge may take too (rulings on tables); the rest only the
 # organiser and the community's admins (issue 31).
 TOURNAMENT_RULINGS = frozenset({"penalty", "forfeit", "void", "expel", "correct"})
@@ -229,6 +230,8 @@ def tournament_unchanged(
         return "a late registration by someone who is not an organiser"
     if what == "checkin" and current.status != "checkin":
         return "a check-in out of its time"
+    if what == "accept" and current.status != "registration":
+        return "an invitation accepted after registration closed"
     return None
 
 
@@ -419,7 +422,7 @@ def tournament_details(data: st.DataObject, what: str, scene: Scene) -> list[str
             [team(), f"@{someone()}"], [team()], [f"@{someone()}"],
             [team(), "computer", "computer"], [team(), f"user:{someone()}", "hard"],
         )  # fmt: skip
-    if what in ("checkin", "leave"):
+    if what in ("checkin", "leave", "accept"):
         return one_of([], [team()])
     if what == "judge":
         return one_of([f"@{someone()}"], ["remove", f"@{someone()}"], ["@nobody"])
@@ -442,7 +445,9 @@ def tournament_details(data: st.DataObject, what: str, scene: Scene) -> list[str
 # What an open tournament asks for next, by its status (None: none open).
 TOURNAMENT_STEPS: dict[str | None, tuple[str, ...]] = {
     None: ("new",),
-    "registration": ("register", "register", "register", "close", "start", "set", "leave"),
+    "registration": (
+        "register", "register", "register", "accept", "accept", "close", "start", "set", "leave",
+    ),
     "checkin": ("checkin", "checkin", "checkin", "start", "register"),
     "running": (
         "forfeit", "forfeit", "void", "correct", "penalty", "expel", "standings", "pause",
@@ -460,8 +465,11 @@ def tournament_step(
     (one of ``organisers``) closes the registration and starts the round, judges act on
     the round's tables with their numbers and teams. The words fit, mostly."""
     steps = TOURNAMENT_STEPS[status]
-    if status in ("registration", "checkin") and len(scene.entries) < 2:
-        steps = ("register",)  # two entries at least, before it may close or start
+    if (
+        status in ("registration", "checkin")
+        and len([e for e in scene.entries if e.status != "invited"]) < 2
+    ):  # two entries at least, before it may close or start
+        steps = ("register", "accept") if status == "registration" else ("register",)
     what = data.draw(st.sampled_from(steps), label="tournament step")
     boss = data.draw(st.sampled_from(organisers or list(scene.people)), label="organiser")
     team = data.draw(st.sampled_from(scene.teams or TEAM_NAMES), label="team")
@@ -480,6 +488,13 @@ def tournament_step(
         first = data.draw(st.sampled_from(free), label="registers")
         partner = data.draw(st.sampled_from([p for p in free if p != first]), label="partner")
         return first, ("register", *name.split(), f"@{partner}")
+    if what == "accept":  # someone of an invited pair accepts (its inviter: refused)
+        asked = [e for e in scene.entries if e.status == "invited" and e.people]
+        if not asked:
+            return boss, ("accept",)
+        entry = data.draw(st.sampled_from(asked), label="invitation")
+        who = data.draw(st.sampled_from(entry.people), label="accepts")
+        return who, ("accept", *entry.name.split())
     if what == "checkin":
         waiting = [e for e in scene.entries if e.status == "registered"]
         entry = data.draw(st.sampled_from(waiting or list(scene.entries) or [None]), label="entry")

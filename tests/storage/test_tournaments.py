@@ -151,6 +151,30 @@ async def test_entries_are_kept_in_order_and_changed(store: Store, place: tuple[
         await repo.remove_entry(t.id, second.id)
 
 
+async def test_an_invited_partner_holds_no_place_until_they_accept(
+    store: Store, place: tuple[int, int]
+) -> None:
+    """A member ``pending`` (named as a partner, not yet accepting) blocks nobody: two
+    pairs may ask the same person, who may register elsewhere; once they accept (the
+    pending mark taken away) they are in one entry only, as any member."""
+    repo = store.tournaments
+    t = await new(store, place)
+    ana, beto, carla, troll = await users(store, "ana", "beto", "carla", "troll")
+
+    def asked(a: str, ua: int, b: str, ub: int) -> list[dict[str, Any]]:
+        return [{"name": a, "user": ua}, {"name": b, "user": ub, "pending": True}]
+
+    primas = await repo.add_entry(t.id, "Las Primas", asked("Ana", ana, "Beto", beto), NOW)
+    trolls = await repo.add_entry(t.id, "Trolls", asked("Troll", troll, "Beto", beto), NOW)
+    assert [m.get("pending") for m in primas.members] == [None, True]
+    with pytest.raises(AlreadyEntered):  # the inviter is in their pair, though
+        await repo.add_entry(t.id, "Otra", asked("Ana", ana, "Carla", carla), NOW)
+    await repo.remove_entry(t.id, trolls.id)
+    await repo.set_entry(t.id, primas.id, members=pair("Ana", ana, "Beto", beto))
+    with pytest.raises(AlreadyEntered):  # accepted: in one pair only
+        await repo.add_entry(t.id, "Trolls", asked("Troll", troll, "Beto", beto), NOW)
+
+
 async def test_a_person_is_in_one_entry_of_a_tournament(
     store: Store, place: tuple[int, int]
 ) -> None:

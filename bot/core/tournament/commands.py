@@ -13,7 +13,7 @@ from dataclasses import fields, replace
 from typing import Any
 
 from bot.core.house_rules import yes_or_no
-from bot.core.model import Effect, Elsewhere, File, Say
+from bot.core.model import Button, Effect, Elsewhere, File, Person, Say
 from bot.core.names import MENTION, searched
 from bot.core.registry import TOURNAMENT_ACTIONS, handles, tournament_action
 from bot.core.saving import save as save_game
@@ -367,6 +367,7 @@ async def close_registration(session: Session, event: Event | None) -> None:
 
 async def close_now(session: Session, event: Event) -> None:
     await session.store.timers.cancel(event.row.room_id, CLOSE_TIMER)
+    await expire_invitations(session, event)
     await save(session, event, status="checkin")
     await log(session, event, "close")
     count = sum(1 for e in event.entries if e.playing)
@@ -391,6 +392,7 @@ async def start(session: Session, event: Event | None) -> None:
     if len(playing) < least:
         raise Refusal(words.TOO_FEW, least=least)
     repo = session.store.tournaments
+    await expire_invitations(session, event)
     for entry in dropping:
         await repo.set_entry(event.id, entry.id, status="dropped")
     dropped = [e.name for e in dropping]
@@ -577,14 +579,26 @@ async def register(session: Session, event: Event | None) -> None:
     for member in members:
         if member.user is not None and (other := event.entry_of_user(member.user)) is not None:
             raise Refusal(words.IN_ANOTHER_ENTRY, name=member.name, team=other.name)
+    # a partner named by a member (not by who runs the event) is invited: the pair counts
+    # once they accept; nobody is put in a team they did not choose
+    me = session.user.id
+    members = [replace(m, pending=not boss and m.user not in (None, me)) for m in members]
+    invited = [m for m in members if m.pending]
     repo = session.store.tournaments
     status = "checked_in" if event.row.status != "registration" else "registered"
     entry = await repo.add_entry(
         event.id, name, members_json(tuple(members)), session.now, late=late
     )
-    if status == "checked_in":
+    if invited:
+        status = "invited"
+    if status != "registered":
         await repo.set_entry(event.id, entry.id, status=status)
-    await log(session, event, "register", entry=entry.id, data={"name": name, "late": late})
+    await decline_all(session, event, me, keep=entry.id)  # theirs, by registering their own
+    await log(session, event, "register", entry=entry.id,
+              data={"name": name, "late": late, "invited": [m.user for m in invited]})  # fmt: skip
+    if invited:
+        await invite(session, name, invited)
+        return
     count = sum(1 for e in event.entries if e.playing) + 1
     said = trn(
         session.lang,
@@ -598,9 +612,91 @@ async def register(session: Session, event: Event | None) -> None:
     session.effects.append(Say(said))
 
 
+async def invite(session: Session, team: str, invited: list[Member]) -> None:
+    """The partners named are asked in the room, with a button to accept."""
+    people = []
+    for member in invited:
+        assert member.user is not None
+        user = await session.store.people.user_by_id(member.user)
+        if user.platform_id is not None:
+            people.append(Person(user.platform_id, member.name, user.locale))
+    said = tr(session.lang, words.INVITATION, team=team, person=session.person.name,
+              partner=", ".join(m.name for m in invited))  # fmt: skip
+    button = Button(tr(session.lang, words.ACCEPT_BUTTON), f"tournament accept {team}")
+    session.effects.append(Say(said, mention=tuple(people), buttons=(button,)))
+
+
+async def decline_all(
+    session: Session, event: Event, user: int, keep: int | None = None
+) -> list[str]:
+    """The invitations ``user`` has not accepted, withdrawn (they chose another pair):
+    the names of those teams."""
+    gone = []
+    for entry in event.invitations_of(user):
+        if entry.id != keep and entry.status == "invited":
+            await session.store.tournaments.remove_entry(event.id, entry.id)
+            await log(session, event, "decline", entry=entry.id, data={"team": entry.name})
+            gone.append(entry.name)
+    return gone
+
+
+@action("accept")
+async def accept(session: Session, event: Event | None) -> None:
+    """``accept [team]``: a person named as a partner takes their place in the pair."""
+    assert event is not None
+    me = session.user.id
+    if event.row.status != "registration":
+        raise Refusal(words.REGISTRATION_CLOSED)
+    asked = event.invitations_of(me)
+    typed = " ".join(rest(session))
+    if typed:
+        asked = [e for e in asked if e == event.entry_named(typed)]
+    if not asked:
+        raise Refusal(words.NO_INVITATION)
+    if len(asked) > 1:
+        raise Refusal(words.WHICH_INVITATION, teams=", ".join(e.name for e in asked))
+    [entry] = asked
+    if (other := event.entry_of_user(me)) is not None:
+        raise Refusal(words.IN_ANOTHER_ENTRY, name=session.person.name, team=other.name)
+    members = tuple(replace(m, pending=False) if m.user == me else m for m in entry.members)
+    complete = not any(m.pending for m in members)
+    await session.store.tournaments.set_entry(
+        event.id, entry.id, members=members_json(members),
+        status="registered" if complete else None,
+    )  # fmt: skip
+    await decline_all(session, event, me, keep=entry.id)
+    await log(session, event, "accept", entry=entry.id)
+    count = sum(1 for e in event.entries if e.playing) + 1
+    said = trn(
+        session.lang,
+        "{team} is in ({members}). {count} entry so far.",
+        "{team} is in ({members}). {count} entries so far.",
+        count,
+        team=entry.name,
+        members=", ".join(m.name for m in members),
+        count=count,
+    )
+    session.effects.append(Say(said))
+
+
+async def expire_invitations(session: Session, event: Event) -> None:
+    """Registration closes: pairs whose partner never accepted are not in."""
+    expired = [e for e in event.entries if e.status == "invited"]
+    for entry in expired:
+        await session.store.tournaments.remove_entry(event.id, entry.id)
+        await log(session, event, "expired", entry=entry.id, data={"team": entry.name})
+    if expired:
+        session.say(words.INVITATIONS_EXPIRED, teams=", ".join(e.name for e in expired))
+
+
 @action("leave")
 async def withdraw(session: Session, event: Event | None) -> None:
     assert event is not None
+    if event.entry_of_user(session.user.id) is None and not rest(session):
+        declined = await decline_all(session, event, session.user.id)
+        if declined:  # invited and not in: leaving declines
+            session.say(words.DECLINED, team=", ".join(declined), person=session.person.name)
+            return
     entry = entry_acted_for(session, event)
     repo = session.store.tournaments
     if event.row.status in ("registration", "checkin"):
@@ -620,6 +716,8 @@ async def entries(session: Session, event: Event | None) -> None:
     lines = [tr(session.lang, words.ENTRIES_TITLE, name=event.row.name)]
     for i, entry in enumerate(event.entries, 1):
         mark = {"checked_in": " ✓", "dropped": " –", "expelled": " ✗"}.get(entry.status, "")
+        if entry.status == "invited":
+            mark = " (" + tr(session.lang, words.INVITED) + ")"
         late = " " + tr(session.lang, words.LATE) if entry.late else ""
         lines.append(f"{i}. {entry.name}{mark}{late}: {', '.join(m.name for m in entry.members)}")
     session.effects.append(Say("\n".join(lines)))

@@ -10,7 +10,7 @@ from typing import Literal
 
 Format = Literal["swiss", "round_robin", "rotating"]  # rotating: individual events
 Status = Literal["registration", "checkin", "running", "finished", "cancelled"]
-EntryStatus = Literal["registered", "checked_in", "dropped", "expelled"]
+EntryStatus = Literal["invited", "registered", "checked_in", "dropped", "expelled"]
 TableStatus = Literal["waiting", "playing", "done"]
 EndedBy = Literal["target", "clock", "forfeit", "judge"]
 FORMATS: tuple[Format, ...] = ("swiss", "round_robin", "rotating")
@@ -24,6 +24,7 @@ class Member:
     name: str
     user: int | None = None
     bot: str | None = None
+    pending: bool = False  # named as a partner, not yet accepted
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,19 @@ class Event:
         return None
 
     def entry_of_user(self, user_id: int) -> Entry | None:
-        return next((e for e in self.entries if any(m.user == user_id for m in e.members)), None)
+        """The entry the person is in (not one they are only invited to)."""
+        return next(
+            (
+                e
+                for e in self.entries
+                if any(m.user == user_id and not m.pending for m in e.members)
+            ),
+            None,
+        )
+
+    def invitations_of(self, user_id: int) -> list[Entry]:
+        """The pairs the person is invited to and has not accepted."""
+        return [e for e in self.entries if any(m.user == user_id and m.pending for m in e.members)]
 
     def round_tables(self, number: int | None = None) -> list[Table]:
         wanted = self.round if number is None else number
@@ -69,11 +81,16 @@ def settings_json(settings: Settings) -> dict[str, Any]:
 
 
 def members_json(members: tuple[Member, ...]) -> list[dict[str, Any]]:
-    return [{k: v for k, v in asdict(m).items() if v is not None} for m in members]
+    return [
+        {k: v for k, v in asdict(m).items() if v is not None and v is not False} for m in members
+    ]
 
 
 def members_of(data: list[dict[str, Any]]) -> tuple[Member, ...]:
-    return tuple(Member(d.get("name", "?"), d.get("user"), d.get("bot")) for d in data)
+    return tuple(
+        Member(d.get("name", "?"), d.get("user"), d.get("bot"), d.get("pending") is True)
+        for d in data
+    )
 
 
 def entry_of(row: Any) -> Entry:

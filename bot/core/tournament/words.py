@@ -29,6 +29,16 @@ OPENED_SOLO = N_(
 )
 STATUS = N_("Tournament {name}: {status}, round {round} of {rounds}, {entries} entries.")
 ORGANISERS_ONLY = N_("Only the organiser, a judge or a community admin can do that.")
+INVITATION = N_(
+    "{partner}: {person} asks you to play in {team}. Accept with the button or "
+    "/tournament accept {team}; /tournament leave declines."
+)
+ACCEPT_BUTTON = N_("Accept")
+NO_INVITATION = N_("Nobody has asked you to play in their pair.")
+WHICH_INVITATION = N_("You are asked to play in {teams}: say which, /tournament accept <team>.")
+DECLINED = N_("{person} declined: {team} is withdrawn.")
+INVITATIONS_EXPIRED = N_("Not accepted before registration closed, so not in: {teams}.")
+INVITED = N_("invited")
 RUNNERS_ONLY = N_("Only the organiser or a community admin can do that; judges rule on tables.")
 OWN_TABLE = N_("You play at that table: another judge or the organiser rules on it.")
 COMMUNITY_ADMINS_ONLY = N_("Only a community admin can open a tournament.")

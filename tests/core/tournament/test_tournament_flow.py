@@ -82,6 +82,8 @@ async def test_a_club_runs_three_rounds_with_a_penalty_a_forfeit_and_a_no_show(
     assert "Copa" in club.said()
     await club.say("Ana", "/tournament register Las Primas @Beto")
     await club.say("Carla", "/tournament register Los Dos @Dani")
+    for partner in ("Beto", "Dani"):  # a named partner accepts before the pair counts
+        await club.say(partner, "/tournament accept")
     for n in range(1, 7):
         await club.say("Org", f"/tournament register Bots {n} computer computer", admin=True)
     event = await club.event()

@@ -236,6 +236,8 @@ async def test_eight_pairs_play_three_rounds_through_a_judge_and_a_kill(
     assert refused and "Copa" not in refused[0], refused
     await club.tournament("Ana", "register", "Las Primas @beto")
     await club.tournament("Carla", "register", "Los Dos @dani")
+    for partner in ("Beto", "Dani"):  # a named partner accepts before the pair counts
+        await club.tournament(partner, "accept")
     for team in BOTS:
         await club.tournament(ORGANISER, "register", f"{team} computer computer")
     await club.heard("Bots 6 is in (Bots 6 1, Bots 6 2). 8 entries so far.")
@@ -388,6 +390,8 @@ async def one_table(fake: FakeDiscord, bot: BotProcess, hall: Table) -> tuple[Cl
     await club.tournament(ORGANISER, "new", "Copa rounds=1 minutes=0 checkin=off")
     await club.tournament("Ana", "register", "Las Primas @beto")
     await club.tournament("Carla", "register", "Los Dos @dani")
+    for partner in ("Beto", "Dani"):  # a named partner accepts before the pair counts
+        await club.tournament(partner, "accept")
     await club.tournament(ORGANISER, "close")
     await club.tournament(ORGANISER, "start")
     await club.heard("Round 1 of 1: the tables are open")
@@ -414,6 +418,7 @@ async def test_a_partner_named_by_a_discord_mention_is_registered(
     await club.tournament(ORGANISER, "new", "Copa")
     refused = await club.tournament("Ana", "register", f"Las Primas {table.mention('Beto')}")
     assert not refused, refused
+    await club.tournament("Beto", "accept")
     await club.heard("Las Primas is in (Ana, Beto).")
 
 

@@ -216,6 +216,8 @@ async def first_round_of_two_tables(club: Club, settings: str) -> tuple[str, str
     await club.say(org, f"/tournament new Copa checkin=off {settings}")
     await club.say("Ana", f"/tournament register {PRIMAS} @beto")
     await club.say("Carla", f"/tournament register {DOS} @dani")
+    for partner in ("Beto", "Dani"):  # a named partner accepts before the pair counts
+        await club.say(partner, "/tournament accept")
     for bots in BOTS[:2]:
         await club.say(org, f"/tournament register {bots} computer computer")
     await club.say(org, "/tournament close")
@@ -234,6 +236,8 @@ async def run_tournament(club: Club) -> None:
     await club.told("Tournament Copa is open for registration")
     await club.say("Ana", f"/tournament register {PRIMAS} @beto")
     await club.say("Carla", f"/tournament register {DOS} @dani")
+    for partner in ("Beto", "Dani"):  # a named partner accepts before the pair counts
+        await club.say(partner, "/tournament accept")
     for bots in BOTS:
         await club.say(org, f"/tournament register {bots} computer computer")
     await club.told("8 entries so far")
@@ -421,6 +425,7 @@ async def test_the_last_two_tables_decided_at_once_are_both_told(club: Club) -> 
     for first, second, team in (("Ana", "beto", "A"), ("Carla", "dani", "B"),
                                 ("Eva", "fede", "C"), ("Gabi", "hugo", "D")):  # fmt: skip
         await club.say(first, f"/tournament register {team} @{second}")
+        await club.say(second.capitalize(), "/tournament accept")
     await club.say(org, "/tournament close")
     await club.say(org, "/tournament start")
     topics = await club.round_open(1, tables=2)
