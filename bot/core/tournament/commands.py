@@ -597,7 +597,7 @@ async def register(session: Session, event: Event | None) -> None:
     await log(session, event, "register", entry=entry.id,
               data={"name": name, "late": late, "invited": [m.user for m in invited]})  # fmt: skip
     if invited:
-        await invite(session, name, invited)
+        await invite(session, name, entry.id, invited)
         return
     count = sum(1 for e in event.entries if e.playing) + 1
     said = trn(
@@ -612,8 +612,9 @@ async def register(session: Session, event: Event | None) -> None:
     session.effects.append(Say(said))
 
 
-async def invite(session: Session, team: str, invited: list[Member]) -> None:
-    """The partners named are asked in the room, with a button to accept."""
+async def invite(session: Session, team: str, entry_id: int, invited: list[Member]) -> None:
+    """The partners named are asked in the room, with a button to accept (it names the
+    entry by its number: a team's name may not fit in a button's data)."""
     people = []
     for member in invited:
         assert member.user is not None
@@ -622,7 +623,7 @@ async def invite(session: Session, team: str, invited: list[Member]) -> None:
             people.append(Person(user.platform_id, member.name, user.locale))
     said = tr(session.lang, words.INVITATION, team=team, person=session.person.name,
               partner=", ".join(m.name for m in invited))  # fmt: skip
-    button = Button(tr(session.lang, words.ACCEPT_BUTTON), f"tournament accept {team}")
+    button = Button(tr(session.lang, words.ACCEPT_BUTTON), f"tournament accept {entry_id}")
     session.effects.append(Say(said, mention=tuple(people), buttons=(button,)))
 
 

@@ -7,6 +7,7 @@ Nobody is in an event they did not accept; every refusal changes nothing."""
 from __future__ import annotations
 
 from bot.core.model import Say
+from bot.doors.buttons import DISCORD, TELEGRAM
 from bot.core.service import GameService
 from storage.store import Store
 from tests.core.driver import Clock, seeded
@@ -41,7 +42,9 @@ async def test_a_pair_counts_once_the_partner_accepts(store: Store) -> None:
     [asked] = [e for e in effects if isinstance(e, Say) and e.buttons]
     assert "Beto" in asked.text and "Ana" in asked.text and asked.private is None
     assert [p.platform_id for p in asked.mention] == ["beto"]
-    assert asked.buttons[0].command == "tournament accept Las Primas"
+    [primas] = (await club.event()).entries
+    assert asked.buttons[0].command == f"tournament accept {primas.id}"
+    assert TELEGRAM.encode(asked.buttons[0]) and DISCORD.encode(asked.buttons[0])
     assert await entries(club) == {"Las Primas": ("invited", ("Ana",))}
     assert "(invited)" in club.said() or "(invited)" in "\n".join(
         e.text for e in await club.say("Ana", "/tournament list") if isinstance(e, Say)

@@ -392,9 +392,10 @@ class Table:
             )
             if self.refusals(iid):
                 text = [m["content"] for m in self.refusals(iid)]
-                if all("earlier moment" in t for t in text):
-                    # the game moved meanwhile (a turn's timer, a restart's hand sent again):
-                    # the press was answered with the hand as it is now; play on from it
+                if all("earlier moment" in t or "already decided" in t for t in text):
+                    # the game moved meanwhile (a turn's timer, a restart's hand sent again;
+                    # an opening nobody claimed in 20 s, opened by the seat dealt as opener,
+                    # BOT.md): the press was answered as it is now; play on from it
                     moves_pressed -= 1
                     continue
                 raise AssertionError(f"{name}'s move {custom_id} {values} was refused: {text}")

@@ -11,6 +11,15 @@ from tests.doors.telegram.fake_api import FakeTelegram
 OTHER = -1009876543210
 
 
+def invitations(tg: FakeTelegram) -> list[JSON]:
+    """The group's messages asking a partner to accept."""
+    return [m for m in tg.sent_to(GROUP) if any("|tournament accept " in d for d in buttons(m))]
+
+
+def group_texts(tg: FakeTelegram) -> list[str]:
+    return [str(m.get("text", "")) for m in tg.sent_to(GROUP)]
+
+
 def table_lobbies(tg: FakeTelegram) -> list[JSON]:
     """The group's messages with a Join button of a table (its lobby, as it is now)."""
     found = []
@@ -33,6 +42,11 @@ async def test_a_table_plays_in_the_group_itself_by_its_buttons(
     await table.say("Beto", "/help")
     await table.say("Org", "/tournament new Copa rounds=1 minutes=0 checkin=off")
     await table.say("Ana", "/tournament register Las Primas @Beto")
+    # the named partner accepts with the button under the invitation
+    [asked] = await tg.wait_for(lambda: invitations(tg), what="Beto's invitation")
+    [accept] = [d for d in buttons(asked) if "|tournament accept " in d]
+    await table.press("Beto", asked, accept)
+    await tg.wait_for(lambda: any("Las Primas is in" in t for t in group_texts(tg)), what="in")
     await table.say("Org", "/tournament register Bots computer computer")
     await table.say("Org", "/tournament close")
     await table.say("Org", "/tournament start")
