@@ -7,8 +7,8 @@ Nobody is in an event they did not accept; every refusal changes nothing."""
 from __future__ import annotations
 
 from bot.core.model import Say
-from bot.doors.buttons import DISCORD, TELEGRAM
 from bot.core.service import GameService
+from bot.doors.buttons import DISCORD, TELEGRAM
 from storage.store import Store
 from tests.core.driver import Clock, seeded
 from tests.core.tournament.test_tournament_flow import Club
