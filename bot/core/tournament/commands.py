@@ -8,7 +8,7 @@ import csv
 import io
 import json
 import zipfile
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import fields, replace
 from typing import Any
 
@@ -593,19 +593,25 @@ async def register(session: Session, event: Event | None) -> None:
         status = "invited"
     if status != "registered":
         await repo.set_entry(event.id, entry.id, status=status)
-    await decline_all(session, event, me, keep=entry.id)  # theirs, by registering their own
+    if any(m.user == me for m in members):  # in a pair of their own: theirs are declined
+        await decline_all(session, event, me, keep=entry.id)
     await log(session, event, "register", entry=entry.id,
               data={"name": name, "late": late, "invited": [m.user for m in invited]})  # fmt: skip
     if invited:
         await invite(session, name, entry.id, invited)
         return
+    is_in(session, event, name, members)
+
+
+def is_in(session: Session, event: Event, team: str, members: Sequence[Member]) -> None:
+    """The room is told a team is in (``event`` as loaded before it was)."""
     count = sum(1 for e in event.entries if e.playing) + 1
     said = trn(
         session.lang,
         "{team} is in ({members}). {count} entry so far.",
         "{team} is in ({members}). {count} entries so far.",
         count,
-        team=name,
+        team=team,
         members=", ".join(m.name for m in members),
         count=count,
     )
@@ -667,17 +673,7 @@ async def accept(session: Session, event: Event | None) -> None:
     )  # fmt: skip
     await decline_all(session, event, me, keep=entry.id)
     await log(session, event, "accept", entry=entry.id)
-    count = sum(1 for e in event.entries if e.playing) + 1
-    said = trn(
-        session.lang,
-        "{team} is in ({members}). {count} entry so far.",
-        "{team} is in ({members}). {count} entries so far.",
-        count,
-        team=entry.name,
-        members=", ".join(m.name for m in members),
-        count=count,
-    )
-    session.effects.append(Say(said))
+    is_in(session, event, entry.name, members)
 
 
 async def expire_invitations(session: Session, event: Event) -> None:

@@ -103,3 +103,13 @@ async def test_the_organiser_registers_a_pair_at_once(store: Store) -> None:
     club = await opened(store)
     await club.say("Org", "/tournament register Las Primas @ana @beto", admin=True)
     assert await entries(club) == {"Las Primas": ("registered", ("Ana", "Beto"))}
+
+
+async def test_an_organiser_registering_others_keeps_their_own_invitation(store: Store) -> None:
+    """Only choosing a pair of one's own withdraws the invitations one had."""
+    club = await opened(store)
+    await club.say("Ana", "/tournament register Las Primas @org")
+    await club.say("Org", "/tournament register Bots computer computer", admin=True)
+    assert (await entries(club))["Las Primas"] == ("invited", ("Ana",))
+    await club.say("Org", "/tournament accept", admin=True)
+    assert (await entries(club))["Las Primas"] == ("registered", ("Ana", "Org"))
