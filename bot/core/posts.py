@@ -11,7 +11,7 @@ saved but never showed (``GameService.resume``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from bot.core.model import Place, Post, TableTold
@@ -120,11 +120,14 @@ class Posts:
 
     # ----- Telegram's shared count of a group's messages -----------------------------------
 
-    async def take_send(self, chat: str, limit: int, period: float, now: float) -> float:
+    async def take_send(
+        self, chat: str, limit: int, period: float, now: float, sent_alone: Sequence[float] = ()
+    ) -> tuple[float, tuple[float, ...]]:
         """Count a group message to ``chat`` in the sliding window every process shares:
-        0 if fewer than ``limit`` went in the ``period`` seconds before ``now``, else how
-        long to wait (and nothing is counted)."""
-        return await self._store.sends.take(chat, limit, period, now)
+        a wait of 0 if fewer than ``limit`` went in the ``period`` seconds before ``now``,
+        else how long to wait (and nothing is counted); and the window's stamps after.
+        ``sent_alone``: what this process sent while the count could not be asked."""
+        return await self._store.sends.take(chat, limit, period, now, sent_alone)
 
     async def _find(self, place: Place, kind: str) -> Post | None:
         found = await self._store.posts.find(await self.room_id(place), kind)

@@ -7,7 +7,9 @@ sliding minute instead, so no minute ever holds more than the limit.
 The count is kept in the database (storage/sends.py): several processes serving one
 group share it, and so does the process started after one was killed, which would
 otherwise start from nothing while the group's minute was already full. When the
-database does not answer, each process goes on with its own count."""
+database does not answer, each process goes on with its own count: it starts from the
+window it last read there, and tells the database what it sent alone once it answers
+again (counted only by itself, those would let the next process overfill the minute)."""
 
 from __future__ import annotations
 
@@ -15,15 +17,18 @@ import asyncio
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any
 
 from telegram.ext import AIORateLimiter, BaseRateLimiter
 
 log = logging.getLogger(__name__)
 
-# (chat, limit, period, now in wall-clock seconds) -> 0 once counted, else seconds to wait
-SharedTake = Callable[[str, int, float, float], Awaitable[float]]
+# (chat, limit, period, now, sent alone) -> (0 once counted, else seconds to wait; the
+# window's stamps after), all in wall-clock seconds
+SharedTake = Callable[
+    [str, int, float, float, Sequence[float]], Awaitable[tuple[float, tuple[float, ...]]]
+]
 
 # A request takes a moment to reach Telegram, and some take longer than others: the
 # window is a little longer than the minute Telegram counts.
@@ -55,66 +60,82 @@ class SlidingWindows:
         self._taken: dict[Any, deque[float]] = {}
         self._locks: dict[Any, asyncio.Lock] = {}
         self._alone_until: float | None = None  # the shared count failed: not asked until
+        self._sent_alone: dict[Any, list[float]] = {}  # sends the shared count has not had
 
     async def turn(self, key: Any) -> None:
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
             taken = self._taken.setdefault(key, deque())
-            if self.shared and not self._alone():
-                await self._shared_turn(key)
-            # this process's own count, kept also while the shared one answers: sends
-            # made while it was away are known only here
-            await self._own_turn(taken)
-            self._count(taken)
+            if not (self.shared and not self._alone() and await self._shared_turn(key, taken)):
+                await self._own_turn(key, taken)
         if len(self._taken) > FORGET_AFTER:
             self._forget_idle()
 
-    async def _shared_turn(self, key: Any) -> None:
-        """Wait for a turn in the shared window, if it can be asked."""
+    async def _shared_turn(self, key: Any, taken: deque[float]) -> bool:
+        """Take a turn in the shared window, False if it cannot be asked. ``taken``
+        becomes the window as read there."""
         assert self.shared is not None
         while True:
+            sent_alone = self._sent_alone.get(key, ())
             try:
-                wait = await self.shared(str(key), self.limit, self.period, self.wall())
+                wait, stamps = await self.shared(
+                    str(key), self.limit, self.period, self._now(), sent_alone
+                )
             except Exception as error:  # the database is away: this process counts alone
                 if self._alone_until is None:
                     log.warning("group limits counted by this process alone: %s", error)
                 # for a while: asking a database that takes seconds to fail would hold
                 # every group's messages that long
                 self._alone_until = self.clock() + ALONE_SECONDS
-                return
+                return False
             if self._alone_until is not None:
                 log.info("group limits counted with the other processes again")
                 self._alone_until = None
+            self._sent_alone.pop(key, None)  # the database has them now
+            taken.clear()
+            taken.extend(stamps)
             if wait <= 0:
-                return
+                return True
             await self.sleep(wait)
 
     def _alone(self) -> bool:
         return self._alone_until is not None and self.clock() < self._alone_until
 
-    async def _own_turn(self, taken: deque[float]) -> None:
+    async def _own_turn(self, key: Any, taken: deque[float]) -> None:
+        """A turn counted here only (and, with a shared count, remembered to tell it)."""
         self._count(taken, take=False)
         if len(taken) >= self.limit:
-            await self.sleep(taken[0] + self.period - self.clock())
-            # The oldest has left the window: drop it even when rounding makes the clock
-            # read a hair short of the moment waited for (asking again could loop on a
-            # zero wait).
-            taken.popleft()
+            await self.sleep(taken[-self.limit] + self.period - self._now())
+            # The oldest have left the window: drop them even when rounding makes the
+            # clock read a hair short of the moment waited for (asking again could loop
+            # on a zero wait).
+            while len(taken) >= self.limit:
+                taken.popleft()
+        self._count(taken)
+        if self.shared:
+            alone = self._sent_alone.setdefault(key, [])
+            alone[:] = [s for s in alone if s > taken[-1] - self.period] + [taken[-1]]
+
+    def _now(self) -> float:
+        # shared windows are in wall-clock time: processes on several machines agree on
+        # it only
+        return self.wall() if self.shared else self.clock()
 
     def _count(self, taken: deque[float], take: bool = True) -> None:
-        now = self.clock()
+        now = self._now()
         while taken and taken[0] + self.period <= now:
             taken.popleft()
         if take:
             taken.append(now)
 
     def _forget_idle(self) -> None:
-        now = self.clock()
+        now = self._now()
         for key, taken in list(self._taken.items()):
             lock = self._locks.get(key)
             if (not taken or taken[-1] <= now - self.period) and not (lock and lock.locked()):
                 del self._taken[key]
                 self._locks.pop(key, None)
+                self._sent_alone.pop(key, None)
 
     def __len__(self) -> int:
         return len(self._taken)

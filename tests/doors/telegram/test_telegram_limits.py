@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 from datetime import timedelta
 
 from hypothesis import given, settings
@@ -101,16 +102,18 @@ class SharedCount:
         self.away = False
         self.asked = 0
 
-    async def take(self, chat: str, limit: int, period: float, now: float) -> float:
+    async def take(
+        self, chat: str, limit: int, period: float, now: float, sent_alone: Sequence[float]
+    ) -> tuple[float, tuple[float, ...]]:
         self.asked += 1
         if self.away:
             raise Unavailable("the database is not answering")
-        stamps = [s for s in self.stamps.get(chat, []) if s > now - period]
+        stamps = sorted(s for s in [*self.stamps.get(chat, []), *sent_alone] if s > now - period)
         self.stamps[chat] = stamps
         if len(stamps) >= limit:
-            return stamps[0] + period - now
+            return stamps[-limit] + period - now, tuple(stamps)
         stamps.append(now)
-        return 0.0
+        return 0.0, tuple(stamps)
 
 
 def test_processes_sharing_a_count_keep_the_limit_together() -> None:
@@ -147,6 +150,46 @@ def test_without_the_database_each_process_counts_alone(caplog) -> None:
     assert stamps == [1000.0, 1000.0, 1060.0, 1060.0, 1120.0]
     warnings = [r for r in caplog.records if "alone" in r.getMessage()]
     assert len(warnings) == 1  # said once, not at every send
+
+
+def test_a_process_counting_alone_starts_from_the_window_it_last_read() -> None:
+    clock, shared = Clock(), SharedCount()
+    killed, started = (
+        SlidingWindows(4, 60.0, clock, clock.sleep, shared.take, clock) for _ in "ab"
+    )
+
+    async def sends() -> list[float]:
+        for _ in range(2):
+            await killed.turn(-1)  # sent by a process that was killed afterwards
+        await started.turn(-1)  # its successor reads the window: three in it
+        shared.away = True
+        stamps = []
+        for _ in range(3):  # the fourth fits; the fifth and sixth wait for the minute
+            await started.turn(-1)
+            stamps.append(clock.now)
+        return stamps
+
+    assert asyncio.run(sends()) == [1000.0, 1060.0, 1060.0]
+
+
+def test_what_a_process_sent_alone_is_counted_when_the_database_is_back() -> None:
+    clock, shared = Clock(), SharedCount()
+    alone, other = (SlidingWindows(4, 60.0, clock, clock.sleep, shared.take, clock) for _ in "ab")
+
+    async def sends() -> list[float]:
+        shared.away = True
+        for _ in range(2):
+            await alone.turn(-1)
+        shared.away = False
+        clock.now += limits.ALONE_SECONDS  # it asks the database again
+        await alone.turn(-1)  # and tells it of the two it sent meanwhile
+        stamps = []
+        for _ in range(2):  # another process: one more fits in this minute
+            await other.turn(-1)
+            stamps.append(clock.now)
+        return stamps
+
+    assert asyncio.run(sends()) == [1000.0 + limits.ALONE_SECONDS, 1060.0]
 
 
 async def test_each_try_to_a_group_takes_a_turn_as_it_goes_out(monkeypatch) -> None:
