@@ -57,6 +57,12 @@ class Deal(NamedTuple):
 def tile_draw(shuffler: Shuffler, top: int, players: int) -> int:
     """The tournament's draw for the first opener: each seat draws one, the highest in
     tile order (:data:`~engine.tiles.RANK`) opens."""
+    return draw_winner(drawn_tiles(shuffler, top, players))
+
+
+def drawn_tiles(shuffler: Shuffler, top: int, players: int) -> tuple[Tile, ...]:
+    """The tiles of the opening draw (one shuffle of the set): seat ``i`` draws the
+    ``i``-th tile of the shuffle."""
     keys = shuffler.keys(set_size(top))
     # The first tiles of the shuffle are those of the smallest keys: found without
     # sorting the set by key (1.2 us of a simulated hand's 60, as every hand of
@@ -66,7 +72,14 @@ def tile_draw(shuffler: Shuffler, top: int, players: int) -> int:
         drawn = shuffled_places(keys)[:players]
     else:
         drawn = [keys.index(key) for key in first]  # tiles in set order: index = tile id
-    return max(range(players), key=lambda seat: RANK[drawn[seat]])
+    return tuple(map(TILES.__getitem__, drawn))
+
+
+def draw_winner(drawn: tuple[Tile, ...]) -> int:
+    """The seat that opens after the opening draw: the highest tile in tile order (the
+    higher total, then the higher end: 6-2 beats 5-3); the tiles are distinct, so there
+    is no tie and no second draw."""
+    return max(range(len(drawn)), key=lambda seat: RANK[drawn[seat]])
 
 
 def doubles_held(hand: int) -> int:

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeAlias
 
@@ -16,9 +17,10 @@ from engine.deal import (
     Deal,
     Shuffler,
     doubles_held,
+    draw_winner,
+    drawn_tiles,
     highest_double_holder,
     highest_tile_holder,
-    tile_draw,
 )
 from engine.errors import CannotOpen, DominoError, GameOver, IllegalMove, RecordError
 from engine.line import LineHand
@@ -33,6 +35,7 @@ HandState: TypeAlias = LineHand | TrainHand
 """A hand in play: a line game's hand or a round of Mexican Train."""
 
 MAX_REDEALS = 10_000
+_NOT_DRAWN = "opening_draw given, but this hand's opener is not drawn (first_opener = draw)"
 SHEET_ROWS = 20  # the score sheet's rows a view holds: the latest hands
 
 
@@ -43,6 +46,19 @@ class OpenerPlan:
     mode: str
     seat: int | None = None  # known before the deal
     allowed: frozenset[int] | None = None  # seats a record may name instead
+
+
+@dataclass(frozen=True)
+class Adjustment:
+    """Points a judge wrote on the score sheet for one side, with the reason: a penalty
+    (negative) or an award. Made during hand ``hand`` (counted from 0) when ``at`` of its
+    moves had been made (all of them: after the hand, before the next deal)."""
+
+    side: int
+    points: int
+    reason: str
+    hand: int
+    at: int
 
 
 @dataclass(frozen=True)
@@ -65,6 +81,7 @@ class Checkpoint:
     plies_before: int  # moves made in them
     standing: Standing
     sheet: tuple[tuple[int, ...], ...]  # the score sheet's last rows (at most SHEET_ROWS)
+    adjustments: tuple[Adjustment, ...] = ()  # written during the hands before it
 
 
 @dataclass(slots=True)
@@ -82,6 +99,10 @@ class HandLog:
     result: HandResult | None = None
     engine: Tile | None = None  # Mexican Train: the engine double set out on the table
     start: Standing | None = None  # the game when this hand was dealt
+    adjustments: list[Adjustment] = field(default_factory=list)  # written during it
+    # the tiles each seat drew for the opener (first_opener = draw), in seat order; None
+    # where no draw chose the opener, or a record named the opener without its draw
+    opening_draw: tuple[Tile, ...] | None = None
 
 
 @dataclass
@@ -99,6 +120,7 @@ class Game:
     hands_before: int = 0  # hands dealt before logs[0], all finished
     plies_before: int = 0  # moves made in them
     sheet_before: list[tuple[int, ...]] = field(default_factory=list)  # their last rows
+    adjustments_before: list[Adjustment] = field(default_factory=list)  # written in them
     _tiebreak: bool = False
     _opener_before: OpenerPlan | None = field(default=None, repr=False)  # of logs[0]
     _tiles: list[Tile] = field(default_factory=list, repr=False)
@@ -162,6 +184,11 @@ class Game:
     @property
     def hands_finished(self) -> int:
         return self.hands_before + sum(1 for log in self.logs if log.result is not None)
+
+    @property
+    def adjustments(self) -> list[Adjustment]:
+        """Every penalty and award written on the sheet, in the order written."""
+        return [*self.adjustments_before, *(a for log in self.logs for a in log.adjustments)]
 
     def sheet(self, rows: int = SHEET_ROWS) -> list[tuple[int, ...]]:
         """The score sheet's last ``rows`` rows: each finished hand's points by side."""
@@ -275,6 +302,7 @@ class Game:
         game.hands_before = at.hands_before
         game.plies_before = at.plies_before
         game.sheet_before = list(at.sheet[-SHEET_ROWS:])
+        game.adjustments_before = list(at.adjustments)
         game.time_up = at.standing.time_up
         game._tiebreak = at.standing.tiebreak
         game._opener_before = at.standing.opener
@@ -297,7 +325,9 @@ class Game:
             standing = Standing(
                 tuple(self.scores), self._tiebreak, self.time_up, self._opener_before
             )
-            return Checkpoint(at, self.plies_before, standing, tuple(self.sheet_before))
+            return Checkpoint(
+                at, self.plies_before, standing, tuple(self.sheet_before), tuple(self.adjustments)
+            )
         if not 0 <= index < len(self.logs):
             raise ValueError(f"hand {at} is not one of the hands this game holds")
         earlier = self.logs[:index]
@@ -305,7 +335,8 @@ class Game:
         assert start is not None
         plies = self.plies_before + sum(len(log.state.moves) for log in earlier)
         rows = [*self.sheet_before, *(log.result.points for log in earlier if log.result)]
-        return Checkpoint(at, plies, start, tuple(rows[-SHEET_ROWS:]))
+        written = [*self.adjustments_before, *(a for log in earlier for a in log.adjustments)]
+        return Checkpoint(at, plies, start, tuple(rows[-SHEET_ROWS:]), tuple(written))
 
     def forget_before(self, at: int) -> None:
         """Let go of the hands before hand ``at`` (kept elsewhere, in storage): the game
@@ -319,6 +350,7 @@ class Game:
         self.plies_before += sum(len(log.state.moves) for log in dropped)
         rows = [log.result.points for log in dropped if log.result is not None]
         self.sheet_before = [*self.sheet_before, *rows][-SHEET_ROWS:]
+        self.adjustments_before += [a for log in dropped for a in log.adjustments]
         self.hands_before = at
         self._opener_before = self.logs[0].start.opener if self.logs[0].start else None
 
@@ -332,12 +364,15 @@ class Game:
         boneyard: list[Tile] | None = None,
         opener: int | None = None,
         engine: Tile | None = None,
+        opening_draw: Sequence[Tile] | None = None,
     ) -> HandState:
         """Deal the next hand (a round in Mexican Train) from a seed or an explicit deal.
 
         ``opener`` names the seat that opens where the rules leave it to chance or to a
         choice; elsewhere it must be the seat the rules name. ``engine`` (Mexican Train,
         engine on the table) must be the round's engine double when given.
+        ``opening_draw`` (a record's): the tile each seat drew where the rules draw for
+        the opener; the highest opens, and ``opener``, when given too, must be that seat.
         """
         self.settle()
         if self.outcome is not None:
@@ -349,10 +384,13 @@ class Game:
         if opener is not None and not 0 <= opener < self.players:
             raise RecordError(f"opener {opener} is not a seat (0 to {self.players - 1})")
         if self.rules.family == "train":
+            if opening_draw is not None:
+                raise RecordError(_NOT_DRAWN)
             return self._start_round(seed, deal, boneyard, opener, engine)
         if engine is not None:
             raise RecordError("only Mexican Train sets out an engine")
-        return self._start_line(seed, deal, boneyard, opener)
+        given = None if opening_draw is None else tuple(opening_draw)
+        return self._start_line(seed, deal, boneyard, opener, given)
 
     def _start_line(
         self,
@@ -360,13 +398,17 @@ class Game:
         deal: list[list[Tile]] | None,
         boneyard: list[Tile] | None,
         opener: int | None,
+        given_draw: tuple[Tile, ...] | None = None,
     ) -> LineHand:
         planned = plan = self._plan_opener()
         shuffler = Shuffler(seed) if seed is not None else None
+        drawn: tuple[Tile, ...] | None = None
         if plan.mode == "draw":
-            drawn = tile_draw(shuffler or Shuffler(0), self.rules.set, self.players)
+            drawn, highest = self._opening_draw(shuffler, given_draw, opener)
             seats = frozenset(range(self.players))
-            plan = OpenerPlan(plan.mode, drawn if opener is None else opener, seats)
+            plan = OpenerPlan(plan.mode, highest if opener is None else opener, seats)
+        elif given_draw is not None:
+            raise RecordError(_NOT_DRAWN)
         named = False  # the plan's seat is one the record named (a choice), not the rules'
         if opener is not None and plan.seat is not None:
             if plan.allowed is not None and opener in plan.allowed:
@@ -398,8 +440,55 @@ class Game:
         if opener is not None and not named and opener != seat:
             raise RecordError(self._opener_refusal(plan, opener, seat))
         state = LineHand(self.rules, masks, dealt.boneyard, seat, opening)
-        self._begin(state, seed, dealt, plan.allowed is not None, planned, redeals=redeals)
+        self._begin(
+            state,
+            seed,
+            dealt,
+            plan.allowed is not None,
+            planned,
+            redeals=redeals,
+            opening_draw=drawn,
+        )
         return state
+
+    def _opening_draw(
+        self, shuffler: Shuffler | None, given: tuple[Tile, ...] | None, opener: int | None
+    ) -> tuple[tuple[Tile, ...] | None, int]:
+        """The opening draw (RULES.md: each seat draws a tile, the highest in tile order
+        opens) and the seat it names. A seed's draw is its shuffle 0 (the deal follows);
+        an explicit deal's, the record's ``given`` draw, else shuffle 0 of seed 0. The draw
+        is kept where it chose the opener or agrees with the one named; a deal whose
+        record names its opener without a draw (an older record) keeps none."""
+        made = drawn_tiles(shuffler or Shuffler(0), self.rules.set, self.players)
+        if given is not None:
+            self._check_draw(given)
+            if shuffler is not None and given != made:
+                words = " ".join(map(str, made))
+                raise RecordError(f"opening_draw: seed {shuffler.seed} draws {words}")
+            seat = draw_winner(given)
+            if opener is not None and opener != seat:
+                raise RecordError(
+                    f"the opening draw ({' '.join(map(str, given))}) names seat {seat} "
+                    f"to open (the highest tile, {given[seat]}), not seat {opener}"
+                )
+            return given, seat
+        seat = draw_winner(made)
+        if opener is not None and (shuffler is None or opener != seat):
+            return None, seat
+        return made, seat
+
+    def _check_draw(self, drawn: tuple[Tile, ...]) -> None:
+        """One tile of the game's set per seat, all different."""
+        if len(drawn) != self.players:
+            raise RecordError(
+                f"opening_draw: {len(drawn)} tiles for {self.players} seats (one a seat)"
+            )
+        for tile in drawn:
+            if tile.hi > self.rules.set:
+                raise RecordError(f"opening_draw: {tile} is not in the double-{self.rules.set} set")
+        twice = next((t for i, t in enumerate(drawn) if t in drawn[:i]), None)
+        if twice is not None:
+            raise RecordError(f"opening_draw: {twice} is drawn twice")
 
     def _begin(
         self,
@@ -604,6 +693,27 @@ class Game:
         hand.push(move)
         if hand.ended is not None:
             self._finish_hand()
+
+    def adjust(self, side: int, points: int, reason: str = "") -> Adjustment:
+        """Write a judge's penalty (negative ``points``) or award for ``side`` on the
+        sheet: its total changes at once. Between hands the end is checked as after a
+        hand (an award may reach the target); during one, when the hand is scored."""
+        if not 0 <= side < len(self.scores):
+            raise IllegalMove(f"there is no side {side} in this game")
+        if points == 0:
+            raise IllegalMove("a penalty or an award is some points, not 0")
+        self.settle()
+        if self.outcome is not None:
+            raise GameOver("the game is over", finished=True)
+        if not self.logs:
+            raise IllegalMove("no hand has been dealt yet: there is no sheet to write on")
+        log = self.logs[-1]
+        written = Adjustment(side, points, reason, self.hand_number - 1, len(log.state.moves))
+        log.adjustments.append(written)
+        self.scores[side] += points
+        if self.hand is None:
+            self._check_end(None)
+        return written
 
     def expire_clock(self) -> None:
         """The game clock ran out (the caller read the clock; the engine never does)."""

@@ -47,3 +47,11 @@ def goal_of(rules: Rules, number: int) -> tuple[str, dict[str, int], str | None]
     if head == "one_hand" and rules.family != "divisor":
         return HEADS[head], params, None
     return HEADS[head], params, WAYS[way]
+
+
+def more_is_better(rules: Rules) -> bool:
+    """Whether a side is better off with more points on the sheet (score_to = winner):
+    a judge's award adds points there and a penalty takes them off; on a sheet where
+    points count against a side (reaching the target loses, fewest wins) the other
+    way round."""
+    return rules.score_to == "winner"

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeGuard
 
 from engine.errors import DominoError, RecordError
-from engine.game import Checkpoint, Game, HandLog, OpenerPlan, Standing
+from engine.game import Adjustment, Checkpoint, Game, HandLog, OpenerPlan, Standing
 from engine.moves import Move
 from engine.outcome import Outcome
 from engine.rules import Rules
@@ -28,7 +28,17 @@ from engine.tiles import Tile
 
 FORMAT = "domino-record/1"
 _TOP_KEYS = {"format", "rules", "players", "hands"}
-_HAND_KEYS = {"deal", "boneyard", "seed", "opener", "engine", "moves", "time_up_at"}
+_HAND_KEYS = {
+    "deal",
+    "boneyard",
+    "seed",
+    "opener",
+    "opening_draw",
+    "engine",
+    "moves",
+    "time_up_at",
+    "adjustments",
+}
 
 
 def new_record(rules: Rules, players: Sequence[str]) -> dict[str, Any]:
@@ -84,12 +94,28 @@ def _hand_entry(log: HandLog) -> dict[str, Any]:
     }
     if log.engine is not None:
         entry["engine"] = str(log.engine)
+    if log.opening_draw is not None:
+        entry["opening_draw"] = [str(t) for t in log.opening_draw]
     if log.opener_is_choice:
         entry["opener"] = log.opener
     if log.time_up_at is not None:
         entry["time_up_at"] = log.time_up_at
     entry["moves"] = [str(m) for m in log.state.moves]
+    if log.adjustments:
+        entry["adjustments"] = [_written(a, hand=False) for a in log.adjustments]
     return entry
+
+
+def _written(adjustment: Adjustment, hand: bool) -> dict[str, Any]:
+    """A penalty or award as a record holds it (in a checkpoint, with its hand)."""
+    data: dict[str, Any] = {"hand": adjustment.hand} if hand else {}
+    data.update(
+        at=adjustment.at,
+        side=adjustment.side,
+        points=adjustment.points,
+        reason=adjustment.reason,
+    )
+    return data
 
 
 def checkpoint(game: Game, at: int | None = None) -> dict[str, Any]:
@@ -115,6 +141,8 @@ def checkpoint(game: Game, at: int | None = None) -> dict[str, Any]:
         },
         "sheet": [list(row) for row in point.sheet],
     }
+    if point.adjustments:
+        data["adjustments"] = [_written(a, hand=True) for a in point.adjustments]
     if game.outcome is not None:
         outcome = game.outcome
         data["outcome"] = {
@@ -154,7 +182,29 @@ def _read(point: Any) -> Checkpoint:
     if not all(isinstance(flag, bool) for flag in flags):
         raise RecordError("checkpoint: tiebreak and time_up are true or false")
     standing = Standing(tuple(scores), flags[0], flags[1], _read_opener(point.get("opener")))
-    return Checkpoint(hands, plies, standing, rows)
+    written = point.get("adjustments", [])
+    if not isinstance(written, list):
+        raise RecordError("checkpoint: adjustments must be a list")
+    adjustments = tuple(_read_adjustment(a, "checkpoint", len(scores), None) for a in written)
+    if any(a.hand >= hands for a in adjustments):
+        raise RecordError("checkpoint: an adjustment is of a hand after it")
+    return Checkpoint(hands, plies, standing, rows, adjustments)
+
+
+def _read_adjustment(value: Any, where: str, sides: int, hand: int | None) -> Adjustment:
+    """A penalty or award of a record's hand ``hand`` (in a checkpoint: its own)."""
+    if not isinstance(value, Mapping):
+        raise RecordError(f"{where}: an adjustment is a JSON object")
+    number = value.get("hand") if hand is None else hand
+    at, side, points = value.get("at"), value.get("side"), value.get("points")
+    reason = value.get("reason", "")
+    if not (_count(number) and _count(at) and _count(side) and side < sides):
+        raise RecordError(f"{where}: an adjustment names a move index (at) and a side")
+    if isinstance(points, bool) or not isinstance(points, int) or points == 0:
+        raise RecordError(f"{where}: an adjustment's points are a whole number, not 0")
+    if not isinstance(reason, str):
+        raise RecordError(f"{where}: an adjustment's reason is text")
+    return Adjustment(side, points, reason, number, at)
 
 
 def _read_opener(value: Any) -> OpenerPlan | None:
@@ -266,13 +316,30 @@ def _replay_hand(game: Game, index: int, hand: Any) -> None:
         if not isinstance(hand["engine"], str):
             raise RecordError(f'{where}: engine must be a tile like "12-12"')
         engine = _tiles([hand["engine"]], f"{where}: engine")[0]
+    drawn = None
+    if hand.get("opening_draw") is not None:
+        drawn = _tiles(hand["opening_draw"], f"{where}: opening_draw")
     try:
-        game.start_hand(seed=seed, deal=deal, boneyard=boneyard, opener=opener, engine=engine)
+        game.start_hand(
+            seed=seed,
+            deal=deal,
+            boneyard=boneyard,
+            opener=opener,
+            engine=engine,
+            opening_draw=drawn,
+        )
     except DominoError as error:
         raise RecordError(f"{where}: {error}") from None
+    written = hand.get("adjustments", [])
+    if not isinstance(written, list):
+        raise RecordError(f"{where}: adjustments must be a list")
+    adjustments = [_read_adjustment(a, where, len(game.scores), index) for a in written]
+    if any(a.at > len(moves) for a in adjustments):
+        raise RecordError(f"{where}: an adjustment is past the last move")
     for i, text in enumerate(moves):
         if time_up_at == i:
             game.expire_clock()
+        _adjust(game, where, [a for a in adjustments if a.at == i])
         try:
             move = Move.parse(text)
             if game.hand is None:
@@ -284,6 +351,15 @@ def _replay_hand(game: Game, index: int, hand: Any) -> None:
         if time_up_at > len(moves):
             raise RecordError(f"{where}: time_up_at {time_up_at} is past the last move")
         game.expire_clock()
+    _adjust(game, where, [a for a in adjustments if a.at == len(moves)])
+
+
+def _adjust(game: Game, where: str, adjustments: list[Adjustment]) -> None:
+    for adjustment in adjustments:
+        try:
+            game.adjust(adjustment.side, adjustment.points, adjustment.reason)
+        except DominoError as error:
+            raise RecordError(f"{where}, adjustment at move {adjustment.at}: {error}") from None
 
 
 def _tiles(value: Any, where: str) -> list[Tile]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.game import Game
+from engine.game import Adjustment, Game
 from engine.line import LineHand, OpenSide, Placement
 from engine.moves import Move
 from engine.outcome import CountScore, HandResult, Outcome
@@ -52,10 +52,24 @@ class View:
     # side, in the order played; ``sheet_first`` rows came before them.
     sheet: tuple[tuple[int, ...], ...] = ()
     sheet_first: int = 0
+    # the judges' penalties and awards, in the order written (``hand`` places each on
+    # the sheet: after that hand's row)
+    adjustments: tuple[Adjustment, ...] = ()
+    # the tile each seat drew for this hand's opener, in seat order (public: drawn face
+    # up); empty where no draw chose the opener
+    opening_draw: tuple[Tile, ...] = ()
 
     @property
     def my_turn(self) -> bool:
         return self.seat is not None and self.seat == self.to_move
+
+    @property
+    def draw_is_news(self) -> bool:
+        """Whether the opening draw is still worth showing: this hand's opener was
+        drawn, the hand goes on, and not every seat has had its first turn."""
+        if not self.opening_draw or self.revealed is not None:
+            return False
+        return len({move.seat for move in self.history}) < self.players
 
 
 def view_of(game: Game, seat: int | None = None) -> View:
@@ -102,4 +116,6 @@ def view_of(game: Game, seat: int | None = None) -> View:
         first_round=train.first_round if train is not None else False,
         sheet=sheet,
         sheet_first=game.hands_finished - len(sheet),
+        adjustments=tuple(game.adjustments),
+        opening_draw=(log.opening_draw or ()) if log else (),
     )

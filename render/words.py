@@ -34,9 +34,12 @@ _WORDS: dict[str, str] = {
     "rating": N_("Rating"),
     "leaderboard": N_("Leaderboard"),
     "score_sheet": N_("Score sheet"),
+    "penalty": N_("Penalty"),
+    "award": N_("Award"),
     "time_up": N_("Time is up"),
     "game_over": N_("Game over"),
     "tiles": N_("tiles"),
+    "opening_draw": N_("Opening draw"),
 }
 
 
