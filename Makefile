@@ -24,6 +24,7 @@ bench: $(VENV)/.bench
 	$(BIN)/python bench/decisions.py
 	$(BIN)/python bench/service.py
 	$(BIN)/python bench/saves.py  # a move at hand 1 and at hand 2,000
+	$(BIN)/python bench/tournament.py  # pairing and standings at 100 to 2,000 entries
 	$(BIN)/python -m pytest -m slow -s -p no:cacheprovider tests  # 1,000 games under faults
 	$(BIN)/python bench/ai.py
 

@@ -31,6 +31,9 @@ NOTICE_ROOM = 60  # pixels of table a notice needs to stand in its middle
 PANEL_NAME_SIZE = 22
 PANEL_SCORE_GAP = 14  # pixels at least between a panel's name and its score
 BACK_STEP = 15  # pixels from one back to the next in a panel's row of tiles held
+DRAW_UNIT = 26  # pixels across a tile of the opening draw (its short side)
+DRAW_GAP = 8  # pixels between a name and the tile it drew
+DRAW_SPAN = 200  # pixels at most from one seat's name to the next one's
 
 
 def _per_seat(values: tuple[str, ...], seat: int) -> str:
@@ -86,7 +89,9 @@ class _Painter:
                 self.tiles, self.links, self.ends = line.tiles, line.links, line.open_ends
                 self.badges = line.badges
                 size = (line.width, line.height)
-            scene = scene_layout(view.players, size, view.revealed, view.hand)
+            scene = scene_layout(
+                view.players, size, view.revealed, view.hand, opening_draw=view.draw_is_news
+            )
         else:
             self.tiles, self.ends, self.badges = (), (), ()
         self.scene = scene
@@ -109,6 +114,8 @@ class _Painter:
     def board(self) -> Image.Image:
         self.panels()
         self.info()
+        if self.scene.draw is not None:
+            self.opening_draw()
         self.table_tiles()
         if self.scene.reveal:
             self.reveal()
@@ -402,6 +409,43 @@ class _Painter:
         )
         if notice and roomy:
             self.notice(notice)
+
+    def opening_draw(self) -> None:
+        """The tile each seat drew for the opener, beside its name, in seat order; the
+        opener's (the highest in tile order) ringed, its name in the same colour."""
+        view, theme, draw = self.view, self.theme, self.draw
+        assert self.scene.draw is not None
+        left, top, right, bottom = self.scene.draw.scaled(1)
+        middle = (top + bottom) / 2
+        face_font = font(18)
+        label = word("opening_draw", self.table.lang)
+        draw.text((left + 12, middle), label, fill=theme.muted, font=face_font, anchor="lm")
+        x = left + 12 + draw.textlength(label, font=face_font) + 24
+        unit = DRAW_UNIT
+        ring = 3
+        per = min(DRAW_SPAN, (right - 12 - x) / max(1, len(view.opening_draw)))
+        room = max(0.0, per - 2 * unit - DRAW_GAP - 2 * ring - 16)
+        names = tuple(self.name(s) for s in range(view.players))
+        shown = short_names(names, room, face_font)
+        for seat, tile in enumerate(view.opening_draw):
+            opens = seat == view.opener
+            colour = theme.last if opens else theme.ink
+            name = shown[seat] if seat < len(shown) else self.name(seat)
+            at = x + seat * per
+            if name:
+                draw.text((at, middle), name, fill=colour, font=face_font, anchor="lm")
+                at += draw.textlength(name, font=face_font) + DRAW_GAP
+            face = self.face(tile, unit, False)
+            fx, fy = round(at + ring), round(middle - face.height / 2)
+            self.image.paste(face, (fx, fy), face)
+            self.measure.drawn(seat, str(tile), fx, fy, face.width, face.height, opens)
+            if opens:
+                draw.rounded_rectangle(
+                    (fx - ring, fy - ring, fx + face.width + ring, fy + face.height + ring),
+                    radius=ring * 2,
+                    outline=theme.last,
+                    width=ring,
+                )
 
     def notice(self, text: str) -> None:
         """What the table waits for, across the middle of the table (empty then: no tile

@@ -25,6 +25,7 @@ class Measure:
         self.texts: list[dict[str, Any]] = []
         self.badges: list[dict[str, Any]] = []
         self.count: int | None = None
+        self.opening_draw: list[dict[str, Any]] = []
 
     def tile(self, tile: str, x: float, y: float, w: float, h: float, ply: int | None) -> None:
         """A table tile: ``tile`` names the number nearer the left (or top) side first."""
@@ -40,6 +41,13 @@ class Measure:
     def badge(self, value: int, x: float, y: float, w: float, h: float) -> None:
         self.badges.append({"value": value, "x": x, "y": y, "w": w, "h": h})
 
+    def drawn(
+        self, seat: int, tile: str, x: float, y: float, w: float, h: float, opens: bool
+    ) -> None:
+        """A tile of the opening draw: the one ``seat`` drew (``opens``: the highest)."""
+        box = {"x": x, "y": y, "w": w, "h": h}
+        self.opening_draw.append({"seat": seat, "tile": tile, **box, "opens": opens})
+
     def as_json(self) -> dict[str, Any]:
         return {
             "width": self.width,
@@ -49,6 +57,7 @@ class Measure:
             "texts": self.texts,
             "badges": self.badges,
             "count": self.count,
+            "opening_draw": self.opening_draw,
         }
 
 
@@ -65,6 +74,11 @@ class NoMeasure(Measure):
         pass
 
     def badge(self, value: int, x: float, y: float, w: float, h: float) -> None:
+        pass
+
+    def drawn(
+        self, seat: int, tile: str, x: float, y: float, w: float, h: float, opens: bool
+    ) -> None:
         pass
 
 

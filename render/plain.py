@@ -12,6 +12,12 @@ from dataclasses import dataclass
 
 from render.words import word
 
+# The rows a table picture (a leaderboard, a tournament's standings) holds at most, its
+# header aside. Telegram keeps a photo at most 2,560 pixels a side and scales a taller
+# one down past reading (a picture over 10,000 pixels of width and height it refuses):
+# 60 rows of 40 pixels stay within that. Who has more rows to show sends them as a file.
+PICTURE_ROWS = 60
+
 
 @dataclass(frozen=True)
 class Table:

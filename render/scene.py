@@ -14,6 +14,7 @@ from render.geometry import Box
 WIDTH = 960  # pixels: sharp on a desktop, and a tile's pips still tell apart at 400
 PANEL_HEIGHT = 96  # three rows: name and score; tiles held; tag, note, turn and timer
 INFO_HEIGHT = 44
+DRAW_HEIGHT = 40  # the opening draw's row: each seat's name and the tile it drew
 PANELS_PER_ROW = 4
 HAND_UNIT = 60  # a hand's tiles are bigger than the table's: they are read closely
 HAND_GAP = 14
@@ -48,10 +49,13 @@ class Scene:
     reveal: tuple[RevealRow, ...] = ()
     hand_label: Box | None = None
     hand: tuple[HandSpot, ...] = ()
+    draw: Box | None = None  # the opening draw's row, under the line of facts
 
     def boxes(self) -> list[Box]:
         """Every box, for the tests that nothing overlaps or leaves the picture."""
         found = [*self.panels, self.info, self.table]
+        if self.draw is not None:
+            found.append(self.draw)
         for row in self.reveal:
             found.append(row.label)
             found += [box for _, box in row.tiles]
@@ -67,9 +71,11 @@ def scene_layout(
     table_size: tuple[float, float],
     revealed: Sequence[Sequence[Tile]] | None = None,
     hand: Sequence[Tile] = (),
+    opening_draw: bool = False,
 ) -> Scene:
     """The picture's geometry for ``players`` seats and a table ``table_size`` units big;
-    ``revealed``: every hand at the end of a hand; ``hand``: a player's own tiles."""
+    ``revealed``: every hand at the end of a hand; ``hand``: a player's own tiles;
+    ``opening_draw``: a row for the tiles drawn for the opener, under the line of facts."""
     columns = max(1, min(players, PANELS_PER_ROW))
     rows = math.ceil(players / PANELS_PER_ROW)
     panel_w = WIDTH / columns
@@ -80,6 +86,10 @@ def scene_layout(
     y: float = rows * PANEL_HEIGHT
     info = Box(0, y, WIDTH, INFO_HEIGHT if players else 0)
     y += info.h
+    draw = None
+    if opening_draw:
+        draw = Box(0, y, WIDTH, DRAW_HEIGHT)
+        y += draw.h
     units_w, units_h = table_size
     unit = min(WIDTH / units_w, MAX_TABLE_UNIT) if units_w else 1.0
     table_w = units_w * unit
@@ -130,4 +140,5 @@ def scene_layout(
         tuple(reveal),
         hand_label,
         tuple(spots_in_hand),
+        draw,
     )

@@ -9,11 +9,13 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
+from engine.game import Adjustment
+from engine.goal import more_is_better
 from engine.views import View
 from render.fonts import fit_text, font
 from render.geometry import Box
 from render.names import short_names
-from render.plain import Standing
+from render.plain import PICTURE_ROWS, Standing
 from render.theme import Theme, theme_named
 from render.words import goal_text, word
 
@@ -138,12 +140,29 @@ def draw_score_sheet(
     sides = side_names(view, names, columns.cells[0][-1].w - 12)
     kind = word("round", lang) if view.rules.family == "train" else word("hand", lang)
     first = view.sheet_first + 1
-    rows = [[f"{kind} {first + i}", *(str(p) for p in row)] for i, row in enumerate(view.sheet)]
+    rows: list[list[str]] = []
+    for i, row in enumerate([*view.sheet, None]):  # None: after the last hand's row
+        if row is not None:
+            rows.append([f"{kind} {first + i}", *(str(p) for p in row)])
+        hand = view.sheet_first + i  # the judges' rows written during it come after it
+        for written in view.adjustments:
+            if written.hand == hand or (row is None and written.hand > hand):
+                rows.append(adjustment_row(view, written, lang))
     rows.append([word("total", lang), *(str(s) for s in view.scores)])
     widths = [1.2] + [1.0] * len(sides)
     goal = goal_text(view.rules, view.hand_number, lang)  # "a 100: pierde quien llega"
     title = word("score_sheet", lang)
     return _draw_table(title, [kind, *sides], rows, widths, theme, aside=goal)
+
+
+def adjustment_row(view: View, written: Adjustment, lang: str) -> list[str]:
+    """A judge's row on the sheet: "Penalty" or "Award" (as the sheet counts: on a
+    sheet where reaching the target loses, an award takes points off), the points on
+    the side's column."""
+    helps = (written.points > 0) == more_is_better(view.rules)
+    cells = ["" for _ in view.scores]
+    cells[written.side] = f"{written.points:+d}".replace("-", "\u2212")
+    return [word("award" if helps else "penalty", lang), *cells]
 
 
 def draw_leaderboard(
@@ -159,7 +178,7 @@ def draw_leaderboard(
     rows = []
     medals = MEDALS
     colours: list[tuple[int, int, int] | None] = []
-    for rank, s in enumerate(standings, 1):
+    for rank, s in enumerate(standings[:PICTURE_ROWS], 1):  # the top ones
         share = f"{100 * s.wins / s.games:.0f}" if s.games else "-"
         row = [str(rank), s.name, str(s.games), str(s.wins), share]
         if with_rating:
@@ -196,6 +215,7 @@ def draw_figures(
         raise ValueError("a table of figures needs at least one column")
     if any(len(row) != len(header) for row in rows):
         raise ValueError(f"every row needs {len(header)} cells, one per column of the header")
+    rows = rows[:PICTURE_ROWS]  # the top ones (whoever has more sends them as a file)
     columns = [[row[c] for row in rows] for c in range(len(header))]
     figures = [bool(rows) and all(_FIGURE.match(t) for t in cells) for cells in columns]
     words = [not f for f in figures]

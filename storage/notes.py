@@ -47,6 +47,7 @@ class GameNotes:
     hand_over_at: float | None = None  # when the last hand ended (next deals after a pause)
     table: TableRef | None = None  # a tournament's table
     absent: list[int] = field(default_factory=list)  # a table's seats still kept
+    walked_out: list[int] = field(default_factory=list)  # a table's seats the judges were told of
     choosing: Choosing | None = None  # the winning team choosing who opens
 
     def to_json(self) -> dict[str, Any]:
@@ -60,6 +61,8 @@ class GameNotes:
             out["tournament"] = {"id": t.tournament, "round": t.round, "table": t.table}
         if self.absent:
             out["absent"] = list(self.absent)
+        if self.walked_out:
+            out["walked_out"] = list(self.walked_out)
         if self.choosing is not None:
             out["choosing"] = {"hand": self.choosing.hand, "until": self.choosing.until}
         return out
@@ -79,6 +82,7 @@ class GameNotes:
             if isinstance(table, Mapping)
             else None,
             absent=[int(seat) for seat in data.get("absent") or ()],
+            walked_out=[int(seat) for seat in data.get("walked_out") or ()],
             choosing=Choosing(int(choosing["hand"]), float(choosing["until"]))
             if isinstance(choosing, Mapping)
             else None,

@@ -134,6 +134,9 @@ class TimerPlan:
 
     cancel: tuple[str, ...] = ()
     set: tuple[tuple[str, datetime, dict[str, Any]], ...] = ()
+    # the game's pending timers stay as they are, stamped with the new version (a save
+    # that moved nobody's turn: a judge's ruling written on the sheet)
+    restamp: bool = False
 
 
 ALL = "*"
@@ -185,6 +188,17 @@ def cancel_timers(db: Connection, room_id: int, kinds: tuple[str, ...]) -> int:
 
 
 def apply_plan(db: Connection, room_id: int, game_id: int, version: int, plan: TimerPlan) -> None:
+    if plan.restamp:
+        db.execute(
+            update(timers)
+            .where(
+                (timers.c.room_id == room_id)
+                & (timers.c.game_id == game_id)
+                & timers.c.fired_at.is_(None)
+                & timers.c.version.is_not(None)
+            )
+            .values(version=version)
+        )
     kinds = {kind for kind, _, _ in plan.set}
     cancel = plan.cancel
     if ALL not in cancel:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.deal import draw_winner
 from engine.keys import move_keys
 from engine.line import END, HALF, Placement
 from engine.moves import MEXICAN, Action, Move
 from engine.outcome import CountScore
-from engine.tiles import Tile
+from engine.tiles import RANK, Tile
 from engine.views import View
 from lang import tr
 from render.words import goal_text
@@ -176,8 +177,44 @@ def scored_words(lang: str, view: View, names: Sequence[str]) -> str:
     )
 
 
+def opening_draw_words(lang: str, view: View, names: Sequence[str]) -> str:
+    """Who drew which tile for the opener, and who opens (RULES.md: the highest in tile
+    order): "Opening draw: Ana 6-4, Beto 5-5, Caro 2-1, Dani 3-0. Beto drew the highest
+    tile and opens."; when another tile drawn has as many pips, why the higher number
+    wins (seed 001: "el 6/2 es más alto que el 5/3"); "" where nothing was drawn."""
+    drawn = view.opening_draw
+    if not drawn:
+        return ""
+
+    def name(seat: int) -> str:
+        return names[seat] if seat < len(names) else str(seat)
+
+    draws = ", ".join(f"{name(seat)} {tile}" for seat, tile in enumerate(drawn))
+    seat = draw_winner(drawn)
+    best = drawn[seat]
+    rivals = [t for t in drawn if t != best and t.value == best.value]
+    if not rivals:
+        return tr(
+            lang,
+            "Opening draw: {draws}. {name} drew the highest tile and opens.",
+            draws=draws,
+            name=name(seat),
+        )
+    return tr(
+        lang,
+        "Opening draw: {draws}. {tile} and {other} have as many pips; {tile} has the higher"
+        " number, so {name} opens.",
+        draws=draws,
+        tile=best,
+        other=max(rivals, key=RANK.__getitem__),
+        name=name(seat),
+    )
+
+
 def describe_table(view: View, names: Sequence[str], lang: str) -> str:
     lines: list[str] = []
+    if view.draw_is_news:  # who drew which tile, until every seat has had its turn
+        lines.append(opening_draw_words(lang, view, names))
     if view.trains:
         engine = str(view.engine) if view.engine is not None else "-"
         lines.append(tr(lang, "Engine: {engine}", engine=engine))

@@ -16,7 +16,7 @@ from bot.core.describe import Told, story_lines
 from bot.core.model import Say, TurnCall
 from bot.core.saving import save
 from bot.core.session import SYSTEM, Loaded, Refusal, Session
-from bot.core.showing import board_after, hand_for, name_of, names_of, person_of
+from bot.core.showing import board_after, dealt, hand_for, name_of, names_of, person_of
 from engine.ai.hard import decision_seconds
 from engine.game import Game
 from engine.limit import stop_at_limit
@@ -235,7 +235,8 @@ async def begin_game(session: Session, loaded: Loaded, clock: datetime | None) -
     game.start_hand(seed=session.desk.seeds())
     loaded.game = game
     loaded.notes.started_at = game.started_at
-    session.say(texts.BEGUN, preset=texts.preset_name(session.lang, rules.preset))
+    preset = texts.preset_name(session.lang, rules.preset)
+    session.effects.append(dealt(session, loaded, texts.BEGUN, preset=preset))
     await progress(session, loaded, status="playing", fresh_hand=True, clock=clock)
 
 
@@ -248,7 +249,7 @@ async def next_hand(session: Session, loaded: Loaded) -> None:
     if game.outcome is not None:
         raise Refusal(texts.GAME_OVER)
     game.start_hand(seed=session.desk.seeds())
-    session.say(texts.NEW_HAND, number=game.hand_number)
+    session.effects.append(dealt(session, loaded, texts.NEW_HAND, number=game.hand_number))
     await progress(session, loaded, fresh_hand=True)
 
 

@@ -5,10 +5,18 @@ drawn at delivery, bot/doors/pictures.py)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from bot.core import house_rules, texts
-from bot.core.describe import describe_hand, describe_table, move_words, scored_words, seat_notes
-from bot.core.model import Board, Button, Hand, Lobby, Person, Table
+from bot.core.describe import (
+    describe_hand,
+    describe_table,
+    move_words,
+    opening_draw_words,
+    scored_words,
+    seat_notes,
+)
+from bot.core.model import Board, Button, Hand, Lobby, Person, Say, Table
 from bot.core.names import clean_name
 from bot.core.seats import Seat
 from bot.core.session import Loaded, Session
@@ -104,6 +112,17 @@ def board_buttons(session: Session, loaded: Loaded) -> tuple[Button, ...]:
             Button(tr(lang, "Board"), "board", game_id),
         )
     return (Button(tr(lang, "Next hand"), "next", game_id, game.ply),)
+
+
+def dealt(session: Session, loaded: Loaded, message: str, **params: Any) -> Say:
+    """``message`` for the room on a deal ("Hand 2."), and where the hand's opener was
+    drawn, after it, who drew which tile and who opens: the room can check it."""
+    lang = session.lang
+    lines = [tr(lang, message, **params)]
+    if loaded.game is not None:
+        drawn = opening_draw_words(lang, view_of(loaded.game), names_of(loaded, lang))
+        lines += [drawn] if drawn else []
+    return Say("\n".join(lines))
 
 
 def board_after(

@@ -63,6 +63,30 @@ log = logging.getLogger(__name__)
 RELEASED = ""
 
 
+def texts_within(
+    lines: list[tuple[str, tuple[Person, ...]]], limit: int, mention_room: int
+) -> list[Say]:
+    """``lines`` (each with the people it calls) joined into as few texts as hold them in
+    ``limit`` characters, the people of each called by name counted in: a big round's
+    list of tables told whole, in order (a line longer than a text alone is cut by the
+    platform)."""
+    said: list[Say] = []
+    kept: list[str] = []
+    people: list[Person] = []
+    size = 0
+    for line, mention in lines:
+        cost = len(line) + 1 + sum(len(p.name) + mention_room for p in mention)
+        if kept and size + cost > limit:
+            said.append(Say("\n".join(kept), mention=tuple(people)))
+            kept, people, size = [], [], 0
+        kept.append(line)
+        people += mention
+        size += cost
+    if kept:
+        said.append(Say("\n".join(kept), mention=tuple(people)))
+    return said
+
+
 # ----- what the core keeps -----------------------------------------------------------------
 
 
@@ -270,22 +294,20 @@ class Delivery(Generic[Origin]):
         """A room per table, noted for the service, which makes the table's game there
         and calls its players (its timer, due at once); then the list of tables, each
         with a link to its room, in the tournament's room."""
-        lines = [tables.text]
-        everyone: list[Person] = []
+        lines: list[tuple[str, tuple[Person, ...]]] = [(tables.text, ())]
         for table in tables.tables:
             key = f"r{tables.round}-t{table.number}"
             room = await self.platform.open_room(place, table.title, key)
-            everyone += table.mention
             if room is None:
-                lines.append(table.line)
+                lines.append((table.line, table.mention))
                 continue
             await self.posts.table_opened(room, tables.tournament_id, tables.round, table.number)
             link = self.platform.link(room)
-            lines.append(f"{table.line} → {link}" if link else table.line)
+            lines.append((f"{table.line} → {link}" if link else table.line, table.mention))
         if self.wake is not None:
             self.wake()
-        said = Say("\n".join(lines), mention=tuple(everyone))
-        self._posted(place, await self.platform.room_text(place, said, origin))
+        for said in texts_within(lines, self.platform.text_limit, self.platform.mention_room):
+            self._posted(place, await self.platform.room_text(place, said, origin))
 
     def _posted(self, place: Place, message_id: str | None) -> None:
         if message_id is not None:
@@ -299,10 +321,20 @@ class Delivery(Generic[Origin]):
 
     async def _board(self, place: Place, board: Board, origin: Origin | None) -> None:
         platform, posts = self.platform, self.posts
+        post = await posts.board_post(place)
+        if (
+            post is not None
+            and post.game_id == board.game_id
+            and post.move_number is not None
+            and post.move_number > board.move_number
+        ):
+            # a later move is shown already (this board was made in another room, a
+            # judge's ruling, and delivered after the table moved on): never go back
+            log.info("%s: a board of move %d left unsent", platform.name, board.move_number)
+            return
         await platform.before_board(place, board)
         png = await pictures.board_png(board) if platform.draws(place) else b""
         key = platform.room_key(place)
-        post = await posts.board_post(place)
         if post is not None and post.game_id == board.game_id and post.message_id != RELEASED:
             if not board.repost and not self.depth.buried(key, post.message_id):
                 if board.hand_end:

@@ -35,6 +35,11 @@ class Platform(ABC, Generic[Origin]):
     # a hand that reaches its person privately calls them there: "Ana, your turn" joins the
     # board's text instead of a message of its own (not where the room sees every hand)
     notifies_privately: bool = True
+    # the characters a room's text holds (a longer list goes as several texts) and what
+    # calling a person may add to it besides their name (a name the text lacks goes in
+    # front, or becomes a platform's mention)
+    text_limit: int = 4096
+    mention_room: int = 1
 
     def room_key(self, place: Place) -> str:
         """Where messages are counted toward the board's burial (a chat, a channel)."""

@@ -12,7 +12,8 @@ After every command and every timer (the invariants, numbered as in the failures
 1. ``handle`` returned, and did not answer "something went wrong";
 2. nothing any audience sees (text, caption, button label and data, file, picture, the
    views pictures are drawn from) names a tile hidden from it at that moment: the room
-   sees no hand and no boneyard while a hand is in play, a seated person only their own;
+   sees no hand and no boneyard while a hand is in play, a seated person only their own
+   (an opening draw's tiles, drawn face up and put back before the deal, are no one's);
 3. a refused command (answered privately only) or one that must be refused by its
    registry entry (from a private chat, other than the person's own seat action; with no
    game, another game's id, a game not begun, a stale move number; by someone its entry
@@ -111,6 +112,7 @@ from tests.core.trust_model import (
     audience,
     describe,
     differences,
+    draw_told,
     dump,
     effect_texts,
     file_leaks,
@@ -125,7 +127,7 @@ from tests.core.trust_model import (
     truth_of,
     typed_text,
     user_ids,
-    view_tiles,
+    view_shown,
     whole_record,
 )
 
@@ -418,7 +420,8 @@ class TrustMachine(RuleBasedStateMachine):
             echoed = typed
         kind = type(effect).__name__
         for text in effect_texts(effect):
-            self.no_hidden(named_tiles(text) - echoed, truth, seat, f"{kind} text {text!r}", what)
+            named = named_tiles(text) - echoed - draw_told(text, truth)
+            self.no_hidden(named, truth, seat, f"{kind} text {text!r}", what)
 
     def elsewhere(self, effect: Elsewhere, room: str, what: str) -> str:
         """Effects for another room go to a room of the same community: the tournament's
@@ -448,7 +451,7 @@ class TrustMachine(RuleBasedStateMachine):
                 f"invariant 2: the board's view is seat {view.seat}'s after {what}"
             )
             assert view.revealed is None, f"invariant 2: the board reveals hands after {what}"
-        self.no_hidden(set(view_tiles(view)), truth, None, "the board's view", what)
+        self.no_hidden(view_shown(view, truth), truth, None, "the board's view", what)
         return truth
 
     def check_hand(self, hand: Hand, what: str) -> Truth:
@@ -461,7 +464,7 @@ class TrustMachine(RuleBasedStateMachine):
                 f"invariant 2: {hand.person.platform_id} (seat {seat}) was sent the hand"
                 f" of seat {hand.view.seat} of game {truth.id} after {what}"
             )
-        self.no_hidden(set(view_tiles(hand.view)), truth, seat, "a hand's view", what)
+        self.no_hidden(view_shown(hand.view, truth), truth, seat, "a hand's view", what)
         return truth
 
     def check_file(self, file: File, what: str) -> None:

@@ -138,6 +138,9 @@ class Truth:
     rest: frozenset[Tile] = frozenset()  # still to draw
     public: frozenset[Tile] = frozenset()  # on the table in this hand
     hidden: frozenset[Tile] = frozenset()  # from the room: every tile not on the table
+    # the opening draw of the hand in play (public: drawn face up for the opener, then
+    # put back and shuffled again before the deal, it tells nothing of any hand)
+    drawn: tuple[Tile, ...] = ()
     all_tiles: frozenset[Tile] = frozenset()
 
     @property
@@ -210,6 +213,7 @@ async def truth_of(oracle: Any, row: GameRow) -> Truth:
     if log.engine is not None:
         played.add(log.engine)
     truth.public = frozenset(played)
+    truth.drawn = tuple(log.opening_draw or ())
     truth.all_tiles = frozenset(set_tiles(game.rules.set))
     truth.hidden = truth.all_tiles - truth.public
     return truth
@@ -262,6 +266,35 @@ def named_tiles(text: str) -> set[Tile]:
     for fragment in FRAGMENTS:
         text = text.replace(fragment, " ")
     return {Tile.of(int(a), int(b)) for a, b in TILE.findall(text)}
+
+
+_DRAW_TOLD = (
+    "Opening draw: {draws}. {name} drew the highest tile and opens.",
+    "Opening draw: {draws}. {tile} and {other} have as many pips; {tile} has the higher"
+    " number, so {name} opens.",
+)
+DRAW_HEADS = tuple(
+    {(catalog(lang).get(m) or m).split("{draws}")[0] for lang in LANGUAGES for m in _DRAW_TOLD}
+)
+
+
+def draw_told(text: str, truth: Truth | None) -> set[Tile]:
+    """The tiles of the hand's opening draw that ``text`` names on the lines telling it
+    ("Opening draw: Ana 6-4, ..."): public, whoever holds them now."""
+    if truth is None or not truth.drawn:
+        return set()
+    told: set[Tile] = set()
+    for line in text.splitlines():
+        if line.startswith(DRAW_HEADS):
+            told |= named_tiles(line) & set(truth.drawn)
+    return told
+
+
+def view_shown(view: Any, truth: Truth | None) -> set[Tile]:
+    """Every tile a view holds, its opening draw aside when it is the game's own."""
+    if truth is not None and truth.drawn and tuple(view.opening_draw) == truth.drawn:
+        view = dataclasses.replace(view, opening_draw=())
+    return set(view_tiles(view))
 
 
 def view_tiles(value: Any) -> Iterator[Tile]:

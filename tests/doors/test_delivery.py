@@ -440,3 +440,48 @@ async def test_a_rounds_tables_get_rooms_noted_for_the_service_never_asked_of_it
         ("open", "Table 2", "r1-t2"),
         ("room", "Round 1\nTable 1: A-B → <r1-t1>\nTable 2: A-B", "Ana", "Ana"),
     ]
+
+
+async def test_a_big_rounds_list_of_tables_is_told_whole_in_texts_that_fit() -> None:
+    """1,000 tables (a round of 2,000 entries) do not fit one text (Discord's hold 2,000
+    characters, Telegram's 4,096): the list goes as several, in order, each within the
+    limit with its mentions counted, each calling the players of its own tables."""
+
+    class Rooms(Fake):
+        text_limit = 2000
+        mention_room = 24
+
+        async def open_room(self, place: Place, title: str, key: str) -> Place | None:
+            return replace(place, room=key)
+
+        def link(self, place: Place) -> str:
+            return f"https://example.org/{place.room}"
+
+    fake = Rooms()
+    players = {n: (Person(f"{n}a", f"Player {n}a", "en"), Person(f"{n}b", f"Player {n}b", "en"))
+               for n in range(1, 1001)}  # fmt: skip
+    tables = tuple(
+        TableToOpen(n, f"Table {n}", players[n], f"Table {n}: Team {2 * n} vs Team {2 * n + 1}")
+        for n in range(1, 1001)
+    )
+
+    class Noting(FakePosts):
+        async def table_opened(self, place: Place, tournament: int, round: int, table: int) -> None:
+            return None
+
+    await deliver(Delivery(fake, Noting()), OpenTables(7, 1, tables, "Round 1 of 5"))
+    texts = [entry for entry in fake.log if entry[0] == "room"]
+    assert len(texts) > 1
+    lines = [line for _, text, *_ in texts for line in text.split("\n")]
+    assert lines == ["Round 1 of 5"] + [
+        f"Table {n}: Team {2 * n} vs Team {2 * n + 1} → https://example.org/r1-t{n}"
+        for n in range(1, 1001)
+    ]
+    for _, text, *called in texts:
+        assert len(text) + sum(len(name) + 24 for name in called) <= 2000
+        numbers = [
+            int(line.split(":")[0].split()[1])
+            for line in text.split("\n")
+            if line.startswith("Table ")
+        ]
+        assert called == [p.name for n in numbers for p in players[n]]

@@ -19,6 +19,9 @@ from PIL import Image, ImageDraw
 from bot.core.model import Picture, Standing
 from bot.doors import pictures
 from lang import LANGUAGES
+from render.fonts import font
+from render.names import short_names
+from render.plain import PICTURE_ROWS
 from render.sheets import MEDALS, ROW, draw_figures, draw_leaderboard
 from render.theme import THEMES, theme_named
 from render.words import word
@@ -233,3 +236,33 @@ async def test_a_picture_without_rows_is_still_the_leaderboard() -> None:
     image = Image.open(io.BytesIO(await pictures.picture_png(picture)))
     expected = draw_leaderboard("Top", lines, "contrast", "pt")
     assert image.convert("RGB").tobytes() == expected.tobytes()
+
+
+def test_a_table_of_two_thousand_rows_draws_the_top_ones_telegram_takes() -> None:
+    """Telegram refuses a photo over 10,000 pixels of width and height, or longer than 20
+    times its width, and keeps one at most 2,560 pixels a side: a big event's standings
+    picture holds its top rows (the rest goes as a file, beside it)."""
+    rows = [
+        (str(i), f"Los Invencibles del Club Náutico de Ponce {i}", "4", "2", "600", "500",
+         "0", "+100", "8")
+        for i in range(1, 2001)
+    ]  # fmt: skip
+    header = (*HEADER[:6], "Pen", *HEADER[6:])
+    with drawn() as texts:
+        image = draw_figures("Copa", header, rows)
+    width, height = image.size
+    assert width + height <= 10_000 and max(width, height) <= 20 * min(width, height)
+    assert max(width, height) <= 2560
+    table = cells(texts, PICTURE_ROWS, len(header))[1:]
+    assert [row[0].text for row in table] == [str(i) for i in range(1, PICTURE_ROWS + 1)]
+    shown = [row[1].text for row in table]
+    assert len(set(shown)) == len(shown)  # cut short, and told apart
+    assert all(s.endswith(f" {i}") for i, s in enumerate(shown, 1))
+
+
+def test_two_thousand_long_names_are_told_apart() -> None:
+    names = [f"Las Fieras de la Liga de Dominó de Mayagüez {i}" for i in range(2000)]
+    names += ["Las Fieras de la Liga de Dominó de Mayagüez 7"]  # the same in full: alike
+    shown = short_names(names, 200, font(20))
+    assert len(set(shown)) == 2000 and shown[7] == shown[-1]
+    assert all("…" in s and s.endswith(f" {i}") for i, s in enumerate(shown[:2000]))

@@ -98,6 +98,9 @@ async def timeout_move(session: Session, loaded: Loaded) -> None:
     if seat is None or game.hand is None:
         return
     info = loaded.seats[seat]
+    if info.bot:  # a computer sat in meanwhile (a judge's substitute): it plays
+        await progress(session, loaded)
+        return
     legal = game.legal_moves()
     move = legal[0] if len(legal) == 1 else await computer_move(loaded, seat, "normal")
     info.timeouts += 1
@@ -105,7 +108,10 @@ async def timeout_move(session: Session, loaded: Loaded) -> None:
     name = name_of(info, seat, lang)
     session.say(texts.TIMED_OUT, name=name, move=move_words(lang, move, names_of(loaded, lang)))
     if info.timeouts >= loaded.rules.max_timeouts and info.user is not None:
-        info.bot = "normal"
-        session.say(texts.TAKEN_OVER, name=name)
+        if tables.of_table(loaded) is not None:  # the judges decide (or substitutes=on)
+            session.effects += await tables.walked_out(session, loaded, seat)
+        else:
+            info.bot = "normal"
+            session.say(texts.TAKEN_OVER, name=name)
     game.apply(move)
     await progress(session, loaded, made=[move])

@@ -13,18 +13,21 @@ from dataclasses import fields, replace
 from typing import Any
 
 from bot.core.house_rules import yes_or_no
-from bot.core.model import Button, Effect, Elsewhere, File, Person, Say
+from bot.core.model import Button, Effect, Elsewhere, File, Person, Place, Say
 from bot.core.names import MENTION, searched
+from bot.core.progress import finish
 from bot.core.registry import TOURNAMENT_ACTIONS, handles, tournament_action
 from bot.core.saving import save as save_game
-from bot.core.session import Refusal, Session
+from bot.core.session import Loaded, Refusal, Session
+from bot.core.showing import board_as_it_is, name_of, names_of
+from bot.core.texts import score_text
 from bot.core.tournament import rounds, words
 from bot.core.tournament.model import FORMATS, Entry, Member, Settings, Table
-from bot.core.tournament.rounds import at, current, epoch, open_round, save, standings_effects
+from bot.core.tournament.rounds import at, current, epoch, open_round, save, standings_told
 from bot.core.tournament.state import Event, load, load_id, members_json, settings_json
 from bot.core.tournament.tables import place_of, result_of, rules_of
 from engine.errors import DominoError
-from engine.goal import WAYS, goal_of
+from engine.goal import WAYS, goal_of, more_is_better
 from engine.players import STRENGTHS
 from engine.presets import preset_names
 from engine.rules import Rules
@@ -478,7 +481,8 @@ async def resume(session: Session, event: Event | None) -> None:
         raise Refusal(words.NOT_PAUSED)
     stopped = epoch(session.now) - clock.pop("paused_at")
     clock["ends_at"] += stopped
-    await reclock(session, event, clock, stopped)
+    # the tables' clocks move by the pause and by what was added during it
+    await reclock(session, event, clock, stopped + clock.pop("added_in_pause", 0))
     await log(session, event, "resume", round=event.round, data={"seconds": round(stopped)})
     left = max(0, round((clock["ends_at"] - epoch(session.now)) / 60))
     lang = session.lang
@@ -497,7 +501,8 @@ async def extend(session: Session, event: Event | None) -> None:
         raise Refusal(words.BAD_SETTING_VALUE, name="minutes", text=" ".join(typed) or "?")
     minutes = int(typed[0])
     clock["ends_at"] += minutes * 60
-    if clock.get("paused_at"):  # paused: the new end counts once the round goes on
+    if clock.get("paused_at"):  # paused: the tables' clocks move on resume
+        clock["added_in_pause"] = clock.get("added_in_pause", 0) + minutes * 60
         await save(session, event, clock=clock)
     else:
         await reclock(session, event, clock, minutes * 60)
@@ -509,25 +514,32 @@ async def extend(session: Session, event: Event | None) -> None:
 
 async def reclock(session: Session, event: Event, clock: dict[str, Any], moved: float) -> None:
     """The round's clock moved ``moved`` seconds later: every table still playing runs
-    out at the new time, and its game's clock (what the board shows left) moves with it."""
+    out that much later than its own end (each table's clock runs from its game's start),
+    and its game's clock (what the board shows left) moves with it."""
     await save(session, event, clock=clock)
     for table in playing_tables(event):
-        await shift_clock(session, table, moved)
-        await session.store.timers.set(
-            table.room_id, "clock", at(clock["ends_at"], session.now), game_id=table.game_id
-        )
+        ends = await shift_clock(session, table, moved)
+        if ends is not None:
+            await session.store.timers.set(
+                table.room_id, "clock", at(ends, session.now), game_id=table.game_id
+            )
 
 
-async def shift_clock(session: Session, table: Any, seconds: float) -> None:
-    """A table's game clock starts ``seconds`` later (a pause, an extension)."""
+async def shift_clock(session: Session, table: Any, seconds: float) -> float | None:
+    """A table's game clock starts ``seconds`` later (a pause, an extension); when it
+    runs out now (None: the table has no game clock running)."""
     row = await session.store.games.load(table.game_id)
+    session.desk.games.pop(row.id, None)  # a copy of its own: the table may be moving
     loaded = session.desk.loaded(row, keep=False)
     game = loaded.game
-    if row.status != "playing" or game is None or game.started_at is None:
-        return
+    limit = loaded.rules.time_limit_minutes
+    if row.status != "playing" or game is None or game.started_at is None or not limit:
+        return None
     game.started_at += seconds
     loaded.notes.started_at = game.started_at
-    await save_game(session, loaded, keep_game=False)
+    # nobody's turn moved: the table's timers stay, stamped with the version saved
+    await save_game(session, loaded, keep_game=False, timers=TimerPlan(restamp=True))
+    return game.started_at + limit * 60
 
 
 @action("cancel")
@@ -733,7 +745,7 @@ async def checkin(session: Session, event: Event | None) -> None:
 @action("standings")
 async def standings(session: Session, event: Event | None) -> None:
     assert event is not None
-    session.effects += standings_effects(session, event)
+    session.effects += await standings_told(session, event)
 
 
 @action("export")
@@ -838,20 +850,176 @@ def judge_name(session: Session) -> str:
 
 @action("penalty")
 async def penalty(session: Session, event: Event | None) -> None:
-    """``penalty <team> [points] [reason ...]``: points taken from a team (20 unless said)."""
+    """``penalty <team> [points] [reason ...]``: points taken from a team (20 unless said),
+    written on its table's sheet (seed 001: «se restarán veinte (-20) puntos»)."""
+    await judges_points(session, event, "penalty")
+
+
+@action("award")
+async def award(session: Session, event: Event | None) -> None:
+    """``award <team> [points] [reason ...]``: points given to a team (20 unless said),
+    on its table's sheet (seed 001: «la otra pareja recibe 20 puntos»)."""
+    await judges_points(session, event, "award")
+
+
+async def judges_points(session: Session, event: Event | None, what: str) -> None:
+    """A penalty or an award goes on the sheet of the team's table in this round: into
+    its game while it plays (the total, the winner and the target follow it), into its
+    result once done. A team with no table this round (a bye, before round 1) has it in
+    the standings' difference instead."""
     event = require_organiser(session, event)
     entry, after = team_and_rest(event, rest(session))
-    not_their_own(session, event, entry, table_of(event, entry))
+    table = table_of(event, entry)
+    not_their_own(session, event, entry, table)
     points = event.settings.penalty
-    if after and after[0].lstrip("-").isdecimal():
+    if after and after[0].lstrip("-+").isdecimal():
         points = abs(int(after[0]))
         after = after[1:]
+    low, high = NUMBERS["penalty"]
+    if not low <= points <= high:
+        raise Refusal(words.BAD_POINTS, low=low, high=high)
     reason = " ".join(after).strip()[:200] or tr(session.lang, words.NO_REASON)
-    await log(session, event, "penalty", round=event.round, entry=entry.id, points=points,
-              reason=reason)  # fmt: skip
-    said = tr(session.lang, words.PENALTY, team=entry.name, points=-points, reason=reason,
+    judge = judge_name(session)
+    minus = -points if what == "penalty" else points  # for the team: how much worse or better
+    shown = f"{minus:+d}"
+    if table is None:
+        await log(session, event, what, round=event.round, entry=entry.id, points=points,
+                  reason=reason)  # fmt: skip
+        message = {"penalty": words.PENALTY, "award": words.AWARD}[what]
+        said = tr(session.lang, message, team=entry.name, points=shown, reason=reason,
+                  judge=judge)  # fmt: skip
+        await to_room(session, event, [Say(said)])
+        return
+    side = next(i for i, s in enumerate(table.sides) if entry.id in s)
+    values = {"round": table.round, "table": table.number, "entry": entry.id,
+              "points": points, "reason": reason}  # fmt: skip
+    if table.status == "done":
+        await on_result(session, event, table, side, minus, what, values)
+        return
+    await on_game(session, event, table, side, minus, what, values)
+
+
+async def on_result(
+    session: Session, event: Event, table: Table, side: int, minus: int, what: str,
+    values: dict[str, Any],
+) -> None:  # fmt: skip
+    """A done table's result with the judges' points: the sheet's sum, the winner
+    following it as the game counts (more or fewer points better)."""
+    rules = rules_of(event)
+    score = list(table.score)
+    score[side] += minus if more_is_better(rules) else -minus
+    if score[0] == score[1]:
+        winner = None
+    else:
+        ahead = 0 if score[0] > score[1] else 1
+        winner = ahead if more_is_better(rules) else 1 - ahead
+    await log(session, event, what, data={"written": "result", "was": list(table.score)},
+              **values)  # fmt: skip
+    said = tr(session.lang, words.ON_RESULT, what=tr(session.lang, words.WHAT[what]),
+              team=event.entry(values["entry"]).name, points=f"{minus:+d}",
+              reason=values["reason"], table=table.number, x=score[0], y=score[1],
               judge=judge_name(session))  # fmt: skip
-    await to_room(session, event, [Say(said)])
+    effects = await rounds.table_done(
+        session, event, table, (score[0], score[1]), winner, table.ended_by or "judge",
+        table.hands,
+    )  # fmt: skip
+    await to_room(session, event, [Say(said), *effects])
+
+
+async def on_game(
+    session: Session, event: Event, table: Table, side: int, minus: int, what: str,
+    values: dict[str, Any],
+) -> None:  # fmt: skip
+    """Written into the table's game in play: its room sees the row on the sheet and the
+    board; a game it ends (an award reaching the target) ends as after a hand."""
+    loaded = await table_game(session, table)
+    game = loaded.game
+    assert game is not None
+    rules = game.rules
+    written = minus if more_is_better(rules) else -minus
+    entry = event.entry(values["entry"])
+    game.adjust(side, written, values["reason"])
+    said = tr(session.lang, words.ON_GAME, what=tr(session.lang, words.WHAT[what]), team=entry.name,
+              points=f"{minus:+d}", reason=values["reason"], table=table.number,
+              judge=judge_name(session))  # fmt: skip
+    here = len(session.effects)
+    if game.over:
+        await save_game(session, loaded, status="finished", keep_game=False,
+                        timers=TimerPlan(cancel=(ALL,)))  # fmt: skip
+        session.effects.append(board_as_it_is(session, loaded))
+        await finish(session, loaded)  # its result: the tournament reacts (GameEnded)
+    else:  # nobody's turn moved: the timers stay, with the version saved
+        await save_game(session, loaded, timers=TimerPlan(restamp=True))
+        if game.hand is not None:  # the board in play, edited with the new total
+            session.effects.append(board_as_it_is(session, loaded))
+        else:  # between hands the board stays the hand's picture; the next one shows it
+            names = names_of(loaded, session.lang)
+            session.effects.append(Say(score_text(session.lang, game, names)))
+    # logged once saved: a save that lost a race with a move runs the command again
+    await log(session, event, what, data={"written": "game", "game": loaded.row.id}, **values)
+    at_table = [Say(said), *session.effects[here:]]
+    del session.effects[here:]
+    await to_table_and_room(session, event, loaded, at_table, said)
+
+
+async def table_game(session: Session, table: Table) -> Loaded:
+    """The table's game in play (a hand dealt), as a copy of its own: the table's room may
+    be moving meanwhile (its save then loses the race and the command runs again)."""
+    row = None if table.game_id is None else await session.store.games.load(table.game_id)
+    if row is not None:
+        session.desk.games.pop(row.id, None)
+    loaded = None if row is None or row.status != "playing" else session.desk.loaded(row, False)
+    game = None if loaded is None else loaded.game
+    if loaded is None or game is None or game.over or not game.logs:
+        raise Refusal(words.TABLE_NOT_PLAYING, table=table.number)
+    return loaded
+
+
+async def to_table_and_room(
+    session: Session, event: Event, loaded: Loaded, at_table: list[Effect], said: str
+) -> None:
+    """``at_table`` for the table's room, ``said`` for the tournament's room too, from
+    wherever the judge acted."""
+    table_room = await session.store.people.room_by_id(loaded.row.room_id)
+    community = session.community
+    place = Place(community.platform, community.platform_id, table_room.platform_id)
+    if place.room != session.command.place.room:
+        session.effects.append(Elsewhere(place, tuple(at_table)))
+        await to_room(session, event, [Say(said)])
+    else:  # the judge rules from the table's own room
+        session.effects += at_table
+        hall = await place_of(session, event)
+        if hall.room != place.room:
+            session.effects.append(Elsewhere(hall, (Say(said),)))
+
+
+@action("substitute")
+async def substitute(session: Session, event: Event | None) -> None:
+    """``substitute <table> <seat>``: a computer sits in for the person in that seat of a
+    table in play (one who walked out), for the rest of its game."""
+    event = require_organiser(session, event)
+    typed = rest(session)
+    table = table_named(event, typed[0] if typed else "?")
+    not_their_own(session, event, None, table)
+    loaded = await table_game(session, table)
+    game = loaded.game
+    assert game is not None
+    seats = loaded.seats[: game.players]
+    text = typed[1] if len(typed) > 1 else "?"
+    number = int(text) if text.isdecimal() else 0
+    if not 1 <= number <= len(seats) or not seats[number - 1].human:
+        raise Refusal(words.NO_SUCH_SEAT, table=table.number, text=text, seats=len(seats))
+    seat = number - 1
+    seats[seat].bot = "normal"
+    name = name_of(seats[seat], seat, session.lang)
+    # its turn now: the computer plays at once (the turn timer, due now, finds it seated)
+    due = (("turn", session.now, {"seat": seat}),) if game.to_move == seat else ()
+    await save_game(session, loaded, timers=TimerPlan(set=due, restamp=True))
+    await log(session, event, "substitute", round=table.round, table=table.number,
+              data={"seat": seat, "name": name})  # fmt: skip
+    said = tr(session.lang, words.SUBSTITUTED_BY_JUDGE, table=table.number, name=name,
+              judge=judge_name(session))  # fmt: skip
+    await to_table_and_room(session, event, loaded, [Say(said)], said)
 
 
 @action("forfeit")
@@ -943,12 +1111,15 @@ async def correct(session: Session, event: Event | None) -> None:
     await to_room(session, event, [Say(said), *effects])
 
 
+RULINGS_LOGGED = ("penalty", "award", "forfeit", "void", "expel", "correct", "substitute",
+                  "pause", "resume", "extend", "judge")  # fmt: skip
+
+
 @action("log")
 async def show_log(session: Session, event: Event | None) -> None:
     assert event is not None
     items = await session.store.tournaments.logs(event.id)
-    kept = [i for i in items if i.action in ("penalty", "forfeit", "void", "expel", "correct",
-                                             "pause", "resume", "extend", "judge")]  # fmt: skip
+    kept = [i for i in items if i.action in RULINGS_LOGGED]
     if not kept:
         session.say(words.LOG_EMPTY)
         return

@@ -6,7 +6,11 @@ Repeats are avoided exactly, not by luck: the fewest repeats a set of entries ca
 paired with is the count left over by a maximum matching of the "not met yet" graph
 (whoever that matching leaves out can be paired among themselves, with repeats). That
 number, from Edmonds' blossom algorithm, steers a top-down pairing, so it takes the
-first pairing a backtracking search would find without ever searching blind."""
+first pairing a backtracking search would find without ever searching blind. One
+matching serves the whole round (:class:`Matching`): each choice tried only looks for
+paths from the entries it leaves without their mate, so a big event's round pairs in a
+fraction of a second where counting the matching anew for every choice took minutes
+(bench/tournament.py)."""
 
 from __future__ import annotations
 
@@ -31,39 +35,33 @@ def swiss(
     to anyone), the lowest-ranked such entry that still allows the fewest repeats; each
     entry, top down, meets the nearest-ranked opponent that keeps those promises."""
     order = list(ranked)
-    avoid = set(met)
+    matching = Matching(order, met)
     bye: int | None = None
     if len(order) % 2:
         had = set(byes_had)
-        fresh = [e for e in order if e not in had]
-        candidates = list(reversed(fresh or order))
-        best = len(order)
-        for candidate in candidates:  # lowest ranked first
-            rest = [e for e in order if e != candidate]
-            repeats = fewest_repeats(rest, avoid)
-            if repeats < best:
-                bye, best = candidate, repeats
-            if repeats == 0:
-                break
-        order = [e for e in order if e != bye]
-    return pair_top_down(order, avoid), bye
+        fresh = [i for i, e in enumerate(order) if e not in had]
+        candidates = list(reversed(fresh or range(len(order))))  # lowest ranked first
+        taken = next((c for c in candidates if matching.seat((c,), 0)), None)
+        if taken is None:  # each costs the rest a repeat more: the lowest ranked
+            taken = candidates[0]
+            matching.drop((taken,))
+        bye = order[taken]
+    return pair_top_down(matching), bye
 
 
-def pair_top_down(order: list[int], avoid: set[frozenset[int]]) -> list[Pair]:
-    """Pair ``order`` (even, best first) top-down with the fewest pairs from ``avoid``."""
-    left = fewest_repeats(order, avoid)
-    rest = list(order)
+def pair_top_down(matching: Matching) -> list[Pair]:
+    """Pair the entries left in ``matching`` (an even count) top down, each with the
+    nearest-ranked opponent that leaves the rest the fewest repeats."""
+    barred, entries = matching.barred, matching.entries
     pairs: list[Pair] = []
-    while rest:
-        top = rest[0]
-        for other in rest[1:]:  # the nearest-ranked opponent first
-            repeat = frozenset((top, other)) in avoid
-            remaining = [e for e in rest if e not in (top, other)]
-            if repeat > left:
-                continue
-            if repeat + fewest_repeats(remaining, avoid) == left:
-                pairs.append((top, other))
-                rest, left = remaining, left - repeat
+    while matching.alive:
+        alive = matching.alive  # (a new list once a pair is seated)
+        top = alive[0]
+        for k in range(1, len(alive)):  # the nearest-ranked opponent first
+            other = alive[k]
+            repeat = int(other in barred[top])
+            if repeat <= matching.left and matching.seat((top, other), repeat):
+                pairs.append((entries[top], entries[other]))
                 break
     return pairs
 
@@ -117,16 +115,15 @@ def rotating(
     rest = [e for e in ranked if e not in sitting]
     avoid = set(partnered)
     seen = set(met)
-    left = fewest_repeats(rest, avoid)
+    matching = Matching(rest, avoid)
+    place = {e: i for i, e in enumerate(rest)}
     tables: list[Foursome] = []
-    while rest:
-        for table, repeats in table_choices(rest, avoid, seen):
-            if repeats > left:
-                continue
-            remaining = [e for e in rest if e not in (*table[0], *table[1])]
-            if repeats + fewest_repeats(remaining, avoid) == left:
+    while matching.alive:
+        unseated = [rest[i] for i in matching.alive]
+        for table, repeats in table_choices(unseated, avoid, seen):
+            seated = tuple(place[e] for side in table for e in side)
+            if repeats <= matching.left and matching.seat(seated, repeats):
                 tables.append(table)
-                rest, left = remaining, left - repeats
                 break
     return tables, sorted(out, key=rank.__getitem__)
 
@@ -167,43 +164,155 @@ def ranked_tables(
     return [(table, repeats) for _, table, repeats in scored]
 
 
-def fewest_repeats(entries: Sequence[int], avoid: set[frozenset[int]]) -> int:
-    """The fewest pairs from ``avoid`` a pairing of ``entries`` (an even count) needs."""
-    size = len(entries)
-    fresh = [
-        [j for j in range(size) if j != i and frozenset((entries[i], entries[j])) not in avoid]
-        for i in range(size)
-    ]
-    matched = sum(1 for m in maximum_matching(fresh) if m >= 0) // 2
-    return size // 2 - matched
+class Matching:
+    """A maximum matching of the pairs still allowed (not met yet; for rotating partners,
+    not partnered yet) among the entries left to seat, kept maximum as they are seated.
+
+    Entries are their places in the order given (best ranked first); ``alive`` holds those
+    not seated yet, in that order. ``left`` is the fewest repeats the rest can be paired
+    with: the pairs the matching lacks. Seating a table takes its entries out and looks
+    for augmenting paths only from the entries their leaving left unmatched (a path
+    between two others would have been one before), first the short ones a field with
+    few rounds played nearly always has, then by Edmonds' blossoms."""
+
+    def __init__(self, order: Sequence[int], barred: Collection[frozenset[int]]) -> None:
+        self.entries = list(order)
+        size = len(self.entries)
+        place = {e: i for i, e in enumerate(self.entries)}
+        self.barred: list[set[int]] = [set() for _ in range(size)]  # the pairs not allowed
+        for pair in barred:
+            if len(pair) == 2:
+                a, b = (place.get(e) for e in pair)
+                if a is not None and b is not None:
+                    self.barred[a].add(b)
+                    self.barred[b].add(a)
+        self.alive = list(range(size))
+        self.mate = [-1] * size
+        for v in range(size):  # a greedy start, nearest first, leaves little to search
+            if self.mate[v] < 0:
+                w = next((w for w in range(v + 1, size) if self._free_pair(v, w)), -1)
+                if w >= 0:
+                    self.mate[v], self.mate[w] = w, v
+        self.free = {v for v in range(size) if self.mate[v] < 0}  # unmatched, not seated
+        for root in sorted(self.free):
+            if root in self.free:
+                self._augment(root)
+
+    def _free_pair(self, v: int, w: int) -> bool:
+        return self.mate[w] < 0 and w not in self.barred[v]
+
+    @property
+    def left(self) -> int:
+        """The fewest repeats a pairing of the entries not seated needs (for an odd count,
+        of all but the one the matching leaves out best)."""
+        return len(self.alive) // 2 - (len(self.alive) - len(self.free)) // 2
+
+    def seat(self, seated: Sequence[int], repeats: int) -> bool:
+        """Seat ``seated`` (places; a table holding ``repeats`` pairs not allowed) if the
+        others can still be paired with no more than the fewest repeats left over
+        (``left - repeats``); else change nothing and say False."""
+        if repeats > self.left:
+            return False
+        wanted = (len(self.alive) - len(seated)) // 2 - (self.left - repeats)
+        saved = self.mate[:], set(self.free)
+        if self._without(seated, wanted):
+            return True
+        self.mate, self.free = saved
+        return False
+
+    def drop(self, seated: Sequence[int]) -> None:
+        """Seat ``seated`` whatever it costs the others."""
+        self._without(seated, None)
+
+    def _without(self, seated: Sequence[int], wanted: int | None) -> bool:
+        """Take ``seated`` out and augment the matching until it has ``wanted`` pairs (None:
+        as many as it can); whether it has them. Only paths from the entries left without
+        their mate need a look (the matching was maximum), and once one has been found,
+        the others left over too; ``wanted`` is never more than the others allow."""
+        mate, free = self.mate, self.free
+        gone = set(seated)
+        widowed: list[int] = []
+        for v in seated:
+            partner = mate[v]
+            if partner >= 0:
+                mate[v] = mate[partner] = -1
+                if partner not in gone:
+                    widowed.append(partner)
+                    free.add(partner)
+            free.discard(v)
+        kept = [v for v in self.alive if v not in gone]
+        alive, self.alive = self.alive, kept
+
+        def matched() -> int:
+            return (len(kept) - len(free)) // 2
+
+        found = False
+        for root in widowed:
+            if wanted is not None and matched() >= wanted:
+                break
+            if root in free and self._augment(root):
+                found = True
+        if found:  # paths among the others may have opened
+            for root in sorted(free):
+                if wanted is not None and matched() >= wanted:
+                    break
+                if root in free:
+                    self._augment(root)
+        if wanted is None or matched() >= wanted:
+            return True
+        self.alive = alive
+        return False
+
+    def _augment(self, root: int) -> bool:
+        """Grow the matching by a path from the unmatched ``root`` to another unmatched
+        entry, if there is one: a pair allowed, then a matched pair between, then Edmonds'
+        blossom search."""
+        mate, barred, free = self.mate, self.barred, self.free
+        ends = [t for t in free if t != root]
+        if not ends:
+            return False
+        for t in ends:
+            if t not in barred[root]:
+                mate[root], mate[t] = t, root
+                free -= {root, t}
+                return True
+        for w in self.alive:
+            x = mate[w]
+            if x < 0 or w in barred[root]:
+                continue
+            t = next((t for t in ends if t not in barred[x]), -1)
+            if t >= 0:
+                mate[root], mate[w], mate[x], mate[t] = w, root, t, x
+                free -= {root, t}
+                return True
+        end, parent = augmenting_path(self.alive, barred, mate, root)
+        if end < 0:
+            return False
+        free -= {root, end}
+        while end >= 0:  # flip the path's edges
+            before = parent[end]
+            after = mate[before]
+            mate[end], mate[before] = before, end
+            end = after
+        return True
 
 
 def maximum_matching(adjacent: list[list[int]]) -> list[int]:
     """A maximum matching of a general graph (Edmonds' blossoms): each vertex's mate, or
     -1. ``adjacent[v]`` lists v's neighbours."""
     size = len(adjacent)
-    mate = [-1] * size
-    for v in range(size):  # a greedy start leaves the search less to do
-        if mate[v] < 0:
-            for w in adjacent[v]:
-                if mate[w] < 0:
-                    mate[v], mate[w] = w, v
-                    break
-    for root in range(size):
-        if mate[root] < 0:
-            end, parent = augmenting_path(adjacent, mate, root)
-            while end >= 0:  # flip the path's edges
-                before = parent[end]
-                after = mate[before]
-                mate[end], mate[before] = before, end
-                end = after
-    return mate
+    barred = [
+        frozenset((v, w)) for v in range(size) for w in set(range(v + 1, size)) - set(adjacent[v])
+    ]
+    return Matching(range(size), barred).mate
 
 
-def augmenting_path(adjacent: list[list[int]], mate: list[int], root: int) -> tuple[int, list[int]]:
-    """Search from ``root`` for a path to an unmatched vertex; its end (or -1) and the
-    parents to walk it back."""
-    size = len(adjacent)
+def augmenting_path(
+    alive: list[int], barred: list[set[int]], mate: list[int], root: int
+) -> tuple[int, list[int]]:
+    """Search from ``root`` for a path to an unmatched vertex of ``alive``, along pairs
+    not ``barred``; its end (or -1) and the parents to walk it back."""
+    size = len(mate)
     parent = [-1] * size
     base = list(range(size))
     used = [False] * size
@@ -235,15 +344,16 @@ def augmenting_path(adjacent: list[list[int]], mate: list[int], root: int) -> tu
     while head < len(queue):
         v = queue[head]
         head += 1
-        for to in adjacent[v]:
-            if base[v] == base[to] or mate[v] == to:
+        avoid = barred[v]
+        for to in alive:
+            if to == v or to in avoid or base[v] == base[to] or mate[v] == to:
                 continue
             if to == root or (mate[to] >= 0 and parent[mate[to]] >= 0):
                 stop = common_base(v, to)
                 blossom = [False] * size
                 mark(v, stop, to, blossom)
                 mark(to, stop, v, blossom)
-                for i in range(size):
+                for i in alive:
                     if blossom[base[i]]:
                         base[i] = stop
                         if not used[i]:

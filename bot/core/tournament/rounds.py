@@ -4,6 +4,9 @@ round; then the next round, or the end."""
 
 from __future__ import annotations
 
+import asyncio
+import csv
+import io
 import math
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -11,6 +14,7 @@ from typing import Any
 from bot.core.model import (
     Effect,
     Elsewhere,
+    File,
     OpenTables,
     Person,
     Picture,
@@ -25,10 +29,13 @@ from bot.core.tournament.pairing import rotating, round_robin, swiss
 from bot.core.tournament.standings import ranking, standings
 from bot.core.tournament.state import Event, load
 from lang import tr
+from render.plain import PICTURE_ROWS
 
 ROUND_TIMER = "tournament_round"  # the next round's start, in the tournament's room
 REOPEN = "tournament_reopen"  # (not a stored timer) a restart opens the tables left unopened
 BREAK_MINUTES = 2  # between the last table of a round and the next round
+CAPTION = 1024  # the words beside a picture: Telegram's caption holds 1,024 characters
+STANDINGS_FILE = "standings.csv"
 
 
 def epoch(when: datetime) -> float:
@@ -84,9 +91,11 @@ def pair(
 
 
 async def open_round(session: Session, event: Event) -> list[Effect]:
-    """Pair the next round, keep it, set its clock and ask for a room per table."""
+    """Pair the next round (off the event loop: a big event's pairing takes a while, and
+    every room's commands go on meanwhile), keep it, set its clock and ask for a room
+    per table."""
     number = event.round + 1
-    tables, byes = pair(event, number)
+    tables, byes = await asyncio.to_thread(pair, event, number)
     store, lang, now = session.store, session.lang, session.now
     repo = store.tournaments
     rows = [
@@ -214,7 +223,7 @@ async def table_done(
     event = await load(session.store, event.row)
     if table.round == event.round and all(t.status == "done" for t in event.round_tables()):
         await close_round(session, event)
-    return results_told(session, event, [event.table(table.round, table.number)])
+    return await results_told(session, event, [event.table(table.round, table.number)])
 
 
 async def close_round(session: Session, event: Event) -> None:
@@ -229,7 +238,7 @@ async def close_round(session: Session, event: Event) -> None:
     await session.store.timers.set(event.row.room_id, ROUND_TIMER, when, version=event.id)
 
 
-def results_told(
+async def results_told(
     session: Session, event: Event, tables: list[Table], break_minutes: int = BREAK_MINUTES
 ) -> list[Effect]:
     """The results of ``tables`` (done) for the tournament's room, then where their round
@@ -253,25 +262,32 @@ def results_told(
         )
         effects.append(Say(said))
     if any(t.round == event.round for t in tables):  # (not a correction of an earlier round)
-        effects += round_status(session, event, break_minutes)
+        effects += await round_status(session, event, break_minutes)
     return effects + [TableTold(event.id, t.round, t.number) for t in tables]
 
 
-def round_status(session: Session, event: Event, break_minutes: int) -> list[Effect]:
+async def round_status(session: Session, event: Event, break_minutes: int) -> list[Effect]:
     """How many of the round's tables are done; once all are, the standings, then the
-    next round's start or the champions."""
+    next round's start or the champions (counted and written off the event loop: a big
+    event's standings take a while)."""
     lang = session.lang
     tables = event.round_tables()
     done = sum(1 for t in tables if t.status == "done")
     if done < len(tables):
         said = tr(lang, words.WAITING_TABLES, round=event.round, done=done, tables=len(tables))
         return [Say(said)]
+    return await asyncio.to_thread(round_over, session, event, break_minutes)
+
+
+def round_over(session: Session, event: Event, break_minutes: int) -> list[Effect]:
+    """The round is over: the standings, then the next round's start or the champions."""
+    lang = session.lang
     if event.row.status == "finished":
         effects: list[Effect] = [Say(tr(lang, words.FINAL, name=event.row.name))]
-        effects += standings_effects(session, event)
-        table = current(event)
-        if table:
-            effects.append(Say(tr(lang, words.CHAMPION, team=event.entry(table[0].entry).name)))
+        lines = current(event)
+        effects += standings_effects(session, event, lines)
+        if lines:
+            effects.append(Say(tr(lang, words.CHAMPION, team=event.entry(lines[0].entry).name)))
         return effects
     effects = [Say(tr(lang, words.ROUND_OVER, round=event.round))]
     effects += standings_effects(session, event)
@@ -291,13 +307,24 @@ async def untold(session: Session, event: Event) -> list[Effect]:
     timers = await session.store.timers.pending(event.row.room_id)
     due = next((t.due_at for t in timers if t.kind == ROUND_TIMER), None)
     left = BREAK_MINUTES if due is None else (epoch(due) - epoch(session.now)) / 60
-    return results_told(session, event, tables, max(1, math.ceil(left)))
+    return await results_told(session, event, tables, max(1, math.ceil(left)))
 
 
-def standings_effects(session: Session, event: Event) -> list[Effect]:
-    """The standings as text and as a picture."""
+async def standings_told(session: Session, event: Event) -> list[Effect]:
+    """:func:`standings_effects`, counted and written off the event loop (a big event's
+    standings take a while)."""
+    return await asyncio.to_thread(standings_effects, session, event)
+
+
+def standings_effects(
+    session: Session, event: Event, lines: list[Standing] | None = None
+) -> list[Effect]:
+    """The standings (``lines``, when counted already) as a picture of the top rows
+    (render's PICTURE_ROWS) with as many lines of text as a caption holds; when either
+    leaves entries out, the whole table follows as a file (CSV, the columns of the
+    export's standings.csv)."""
     lang = session.lang
-    lines = current(event)
+    lines = current(event) if lines is None else lines
     finished = [
         n for n in range(1, event.round + 1)
         if all(t.status == "done" for t in event.round_tables(n))
@@ -307,21 +334,64 @@ def standings_effects(session: Session, event: Event) -> list[Effect]:
     header = tuple(tr(lang, h) for h in words.HEADER)
     rows = tuple(row_of(event, i, s) for i, s in enumerate(lines, 1))
     title = tr(lang, words.STANDINGS_TITLE, name=event.row.name, round=finished[-1])
-    text = "\n".join(
-        [title]
-        + [
-            f"{r[0]}. {r[1]} · {r[3]}/{r[2]} · {r[4]}-{r[5]}"
-            + (f" · -{r[6]}" if r[6] != "0" else "")
-            + f" · {r[7]} · B {r[8]}"
-            for r in rows
-        ]
-    )
+    told = [
+        f"{r[0]}. {r[1]} · {r[3]}/{r[2]} · {r[4]}-{r[5]}"
+        + (f" · -{r[6]}" if r[6] != "0" else "")
+        + f" · {r[7]} · B {r[8]}"
+        for r in rows
+    ]
+    text = "\n".join([title, *told])
+    whole = len(text) <= CAPTION and len(rows) <= PICTURE_ROWS
+    if not whole:
+        text = cut_to_caption(lang, title, told)
     theme = session.room.settings.theme or "classic"
-    return [
+    effects: list[Effect] = [
         Picture(
-            title, (), text, lang=lang, theme=theme, header=header, rows=rows, name="standings.png"
+            title,
+            (),
+            text,
+            lang=lang,
+            theme=theme,
+            header=header,
+            rows=rows[:PICTURE_ROWS],
+            name="standings.png",
         )
     ]
+    if not whole:
+        effects.append(File(STANDINGS_FILE, standings_csv(event, lines).encode(), title))
+    return effects
+
+
+def cut_to_caption(lang: str, title: str, told: list[str]) -> str:
+    """``title`` and the first of ``told`` that fit in a caption with a last line saying
+    how many more there are, and where."""
+    kept = [title]
+    size = len(title)
+    for shown, line in enumerate(told):
+        more = tr(lang, words.MORE_IN_FILE, count=len(told) - shown, file=STANDINGS_FILE)
+        if size + 1 + len(line) + 1 + len(more) > CAPTION:
+            return "\n".join([*kept, more])
+        kept.append(line)
+        size += 1 + len(line)
+    return "\n".join(kept)
+
+
+def standings_csv(event: Event, lines: list[Standing]) -> str:
+    """The whole standings, a line an entry: place, team, its members, the figures."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(
+        ["place", "team", "members", "played", "won", "points_for", "points_against",
+         "penalties", "difference", "buchholz", "head_to_head", "status"]
+    )  # fmt: skip
+    for i, s in enumerate(lines, 1):
+        entry = event.entry(s.entry)
+        writer.writerow(
+            [i, entry.name, " / ".join(m.name for m in entry.members), s.played, s.won,
+             s.points_for, s.points_against, s.penalties, s.difference,
+             s.tiebreaks.get("buchholz", 0), s.tiebreaks.get("head_to_head", 0), entry.status]
+        )  # fmt: skip
+    return out.getvalue()
 
 
 def row_of(event: Event, place: int, s: Standing) -> tuple[str, ...]:

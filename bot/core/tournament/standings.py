@@ -57,16 +57,20 @@ def standings(
     for penalty in penalties:
         if penalty.entry in tally:
             tally[penalty.entry].penalties += penalty.points
-    lines = [line_of(entry, tally) for entry in tally]
+    won = {entry: line.won for entry, line in tally.items()}
+    lines = [line_of(entry, tally, won) for entry in tally]
     expelled = {e.id for e in entries if e.status == "expelled"}
     return sorted(lines, key=lambda s: (s.entry in expelled, *order_key(s)))
 
 
-def line_of(entry: int, tally: dict[int, Tally]) -> Standing:
+def line_of(entry: int, tally: dict[int, Tally], won: dict[int, int]) -> Standing:
+    """``entry``'s line; ``won`` holds every entry's wins (those level with it are the
+    others with as many)."""
     line = tally[entry]
-    level = {e for e, other in tally.items() if other.won == line.won and e != entry}
-    buchholz = sum(tally[o].won for o in line.opponents if o in tally)
-    head_to_head = sum(1 for side in line.beaten if side & level)
+    buchholz = sum(won[o] for o in line.opponents if o in won)
+    head_to_head = sum(
+        1 for side in line.beaten if any(o != entry and won.get(o) == line.won for o in side)
+    )
     return Standing(
         entry=entry,
         played=line.played,

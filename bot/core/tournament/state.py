@@ -3,7 +3,7 @@ written back: storage keeps rows and JSON, the rest of the tournament code sees 
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from bot.core.tournament.model import Bye, Entry, Member, Penalty, Settings, Table
@@ -21,6 +21,7 @@ class Event:
     tables: list[Table]
     byes: list[Bye]
     penalties: list[Penalty]
+    _by_id: dict[int, Entry] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def id(self) -> int:
@@ -31,7 +32,11 @@ class Event:
         return int(self.row.round)
 
     def entry(self, entry_id: int) -> Entry:
-        return next(e for e in self.entries if e.id == entry_id)
+        """The entry numbered ``entry_id`` (looked up by number: a big event's lists and
+        standings name every entry)."""
+        if len(self._by_id) != len(self.entries):
+            self._by_id = {e.id: e for e in self.entries}
+        return self._by_id[entry_id]
 
     def entry_named(self, text: str) -> Entry | None:
         """The entry called ``text`` (any case), or numbered so in the list."""
@@ -115,10 +120,20 @@ def table_of(row: Any) -> Table:
 
 
 def penalties_of(logs: list[Any]) -> list[Penalty]:
+    """The judges' points the standings count apart: those of a team with no table to
+    write them on (an award: a penalty given back). Those written on a table's sheet
+    are in its score already."""
     return [
-        Penalty(log.round or 0, log.entry_id, log.points or 0, log.reason or "")
+        Penalty(
+            log.round or 0,
+            log.entry_id,
+            (log.points or 0) * (1 if log.action == "penalty" else -1),
+            log.reason or "",
+        )
         for log in logs
-        if log.action == "penalty" and log.entry_id is not None
+        if log.action in ("penalty", "award")
+        and log.entry_id is not None
+        and log.table_number is None
     ]
 
 

@@ -8,7 +8,7 @@ import logging
 from collections.abc import Sequence
 from datetime import timedelta
 
-from bot.core.model import Effect, Place
+from bot.core.model import Effect, Place, Say
 from bot.core.progress import GameEnded, begin_game, close
 from bot.core.reactions import reacts
 from bot.core.saving import save
@@ -17,13 +17,13 @@ from bot.core.session import Loaded, Refusal, Session
 from bot.core.showing import lobby_of, name_of
 from bot.core.tournament import words
 from bot.core.tournament.model import Table
-from bot.core.tournament.rounds import at, elsewhere, people_of, table_call, table_done
+from bot.core.tournament.rounds import at, elsewhere, epoch, people_of, table_call, table_done
 from bot.core.tournament.state import Event, load_id
 from engine.errors import DominoError
 from engine.game import Game
 from engine.record import new_record
 from engine.rules import Rules
-from lang import language
+from lang import language, tr
 from storage.notes import GameNotes, TableRef
 
 GRACE_TIMER = "grace"  # the table's seats not taken by then: a forfeit (or substitutes)
@@ -119,10 +119,19 @@ async def make_table(session: Session, args: Sequence[str]) -> None:
 
 
 async def begin_table(session: Session, loaded: Loaded, event: Event) -> None:
-    ends = (event.row.clock or {}).get("ends_at")
-    clock = at(ends, session.now) if ends and loaded.rules.time_limit_minutes else None
+    """The table's game begins, and its clock with it: the round's minutes from now
+    (seed 001: «a los 40 minutos de haber comenzado»), so a table seated late plays as
+    long as the others; while the round is paused, from the pause (it runs on resume)."""
+    round_clock = event.row.clock or {}
+    minutes = loaded.rules.time_limit_minutes
+    clock = None
+    paused = round_clock.get("paused_at")
+    if minutes and round_clock.get("ends_at"):
+        clock = at((paused or epoch(session.now)) + minutes * 60, session.now)
     await session.store.timers.cancel(session.room.id, GRACE_TIMER)
     await begin_game(session, loaded, clock)
+    if paused:  # no clock runs out during a pause: /tournament resume sets it again
+        await session.store.timers.cancel(session.room.id, "clock")
 
 
 async def arrive(session: Session, loaded: Loaded) -> None:
@@ -231,3 +240,36 @@ async def place_of(session: Session, event: Event) -> Place:
 
 def hands_of(game: Game) -> int:
     return game.hands_before + len(game.logs)  # (older hands are stored apart)
+
+
+async def walked_out(session: Session, loaded: Loaded, seat: int) -> list[Effect]:
+    """A player at a table stopped answering (their turns timed out ``max_timeouts``
+    times; seed 001: «si un jugador abandona una partida … será expulsado»). With
+    ``substitutes=on`` a computer sits in, and the tournament's room is told. Otherwise
+    the table holds, their turns go on timing out, its clock runs, and the judges are told
+    at once in the tournament's room what they may decide: a computer sits in, the side
+    forfeits, or the pair is expelled."""
+    found = of_table(loaded)
+    assert found is not None
+    async with session.desk.tournament_lock(session.community.id):
+        event = await load_id(session.store, found.tournament)
+    table = event.table(found.round, found.table)
+    info = loaded.seats[seat]
+    hall = await session.store.people.room_by_id(event.row.room_id)
+    lang = language(hall.settings.language or session.community.locale or session.lang)
+    side = loaded.rules.side_of(seat) if loaded.rules.partners else seat
+    team = event.side_name(table.sides[side]) if side < len(table.sides) else ""
+    name = name_of(info, seat, session.lang)
+    if event.settings.substitutes:
+        info.bot = "normal"
+        session.say(words.SAT_IN_HERE, name=name)
+        said = tr(lang, words.SAT_IN, table=table.number, name=name_of(info, seat, lang),
+                  team=team)  # fmt: skip
+        return elsewhere(await place_of(session, event), [Say(said)])
+    if seat in loaded.notes.walked_out:
+        return []  # told once
+    loaded.notes.walked_out.append(seat)
+    session.say(words.TABLE_HELD, name=name)
+    said = tr(lang, words.WALKED_OUT, table=table.number, round=table.round,
+              name=name_of(info, seat, lang), team=team, seat=seat + 1)  # fmt: skip
+    return elsewhere(await place_of(session, event), [Say(said)])

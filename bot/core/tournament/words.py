@@ -102,12 +102,27 @@ FINAL = N_("Tournament {name} is over. Final standings:")
 CHAMPION = N_("Champions: {team}!")
 STANDINGS_TITLE = N_("{name} · standings after round {round}")
 NO_STANDINGS = N_("No round has been played yet.")
+MORE_IN_FILE = N_("… and {count} more: the whole standings are in {file}.")
 PAUSED = N_("Round {round} is paused: the clock stops at every table.")
 RESUMED = N_("Round {round} goes on: {minutes} left.")
 EXTENDED = N_("Round {round} extended by {minutes}.")
 NOT_RUNNING = N_("No round is being played now.")
 NOT_PAUSED = N_("The round is not paused.")
 PENALTY = N_("Penalty: {team} {points} points ({reason}). By {judge}.")
+AWARD = N_("Award: {team} {points} points ({reason}). By {judge}.")
+WHAT = {"penalty": N_("Penalty"), "award": N_("Award")}
+ON_GAME = N_(
+    "{what} at table {table}: {team} {points} ({reason}), written on the table's score sheet. "
+    "By {judge}."
+)
+ON_RESULT = N_(
+    "{what} at table {table}: {team} {points} ({reason}); its result is now {x}-{y}. By {judge}."
+)
+TABLE_NOT_PLAYING = N_(
+    "Table {table} has not begun its game: a penalty or an award goes on its sheet once "
+    "the first hand is dealt."
+)
+BAD_POINTS = N_("Points from {low} to {high}.")
 NO_REASON = N_("no reason given")
 UNKNOWN_TEAM = N_("There is no team {text} in this tournament.")
 UNKNOWN_TABLE = N_("There is no table {text} in this round.")
@@ -154,3 +169,18 @@ def minutes(lang: str, n: int) -> str:
 def rounds(lang: str, n: int) -> str:
     """``n`` rounds, as OPENED takes them (``{rounds}``)."""
     return trn(lang, "{count} round", "{count} rounds", n, count=n)
+
+
+SAT_IN_HERE = N_("{name} stopped answering: a computer sits in for them (substitutes are on).")
+SAT_IN = N_("Table {table}: {name} ({team}) stopped answering; a computer sits in for them.")
+TABLE_HELD = N_(
+    "{name} stopped answering: the table waits for the judges (their turns go on timing out, "
+    "the clock runs)."
+)
+WALKED_OUT = N_(
+    "Judges: at table {table} of round {round}, {name} ({team}) stopped answering. The table "
+    "plays on, their turns timing out. You may: /tournament substitute {table} {seat} (a "
+    "computer sits in), /tournament forfeit {table} <team>, or /tournament expel {team}."
+)
+SUBSTITUTED_BY_JUDGE = N_("Table {table}: a computer sits in for {name}. By {judge}.")
+NO_SUCH_SEAT = N_("Table {table} has no person in seat {text} (seats 1 to {seats}).")

@@ -24,6 +24,7 @@ from discord.app_commands import Choice, locale_str
 
 from bot import core
 from bot.core import Kind, Option, Spec
+from bot.doors.discord.autocomplete import CHOICES, LENGTH
 from lang import N_, tr
 
 Run = Callable[[discord.Interaction[Any], str, tuple[str, ...]], Awaitable[None]]
@@ -89,10 +90,13 @@ def subcommand(spec: Spec, run: Run, complete: Complete) -> app_commands.Command
     if options:
         app_commands.rename(**{o.name: locale_str(o.name, key=o.word) for o in options})(callback)
         app_commands.describe(**{o.name: locale_str(o.about) for o in options})(callback)
-    offered = {o.name: _choices(o) for o in options if o.choices is not None}
+    listed = [o for o in options if o.choices is not None]
+    offered = {o.name: _choices(o) for o in listed if len(_choices(o)) <= CHOICES}
     if offered:
         app_commands.choices(**offered)(callback)
     completed = {o.name: _completer(o, complete) for o in options if o.complete}
+    # more choices than Discord lists (the tournament's actions): offered as one types
+    completed |= {o.name: _from_list(o) for o in listed if o.name not in offered}
     if completed:
         app_commands.autocomplete(**completed)(callback)
     return app_commands.Command(
@@ -127,6 +131,27 @@ def _parameter(option: Option) -> inspect.Parameter:
 def _choices(option: Option) -> list[Choice[str]]:
     assert option.choices is not None
     return [Choice(name=locale_str(c.label), value=c.value) for c in option.choices()]
+
+
+def _from_list(
+    option: Option,
+) -> Callable[[discord.Interaction[Any], str], Coroutine[Any, Any, list[Choice[str]]]]:
+    """The option's choices that match what the person typed (by name or by its words in
+    their language), at most as many as Discord shows; the service refuses anything else
+    typed, as it does in the other doors."""
+
+    async def offered(interaction: discord.Interaction[Any], current: str) -> list[Choice[str]]:
+        lang = LOCALES.get(interaction.locale.value, "en")
+        typed = current.strip().lower()
+        assert option.choices is not None
+        found = []
+        for choice in option.choices():
+            label = tr(lang, choice.label)
+            if typed in choice.value.lower() or typed in label.lower():
+                found.append(Choice(name=f"{choice.value}: {label}"[:LENGTH], value=choice.value))
+        return found[:CHOICES]
+
+    return offered
 
 
 def _completer(

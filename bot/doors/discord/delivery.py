@@ -103,6 +103,8 @@ class DiscordPart(Platform[Interaction]):
     numbered = False  # Discord's ids are not consecutive: messages seen are counted
     # an answer only the person sees does not wait behind the room's board edits
     private_lanes = True
+    text_limit = TEXT
+    mention_room = 24  # "<@" and a user id of up to 20 digits, ">", and a space
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client

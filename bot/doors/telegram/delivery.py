@@ -60,6 +60,7 @@ class TelegramPlatform(Platform[None]):
     buried = BURIED
     numbered = True  # message ids count up through a chat, topics and all
     private_lanes = True  # a group's full minute must not hold up a hand
+    text_limit = TEXT
 
     def __init__(self, bot: Bot, username: str, posts: Posts) -> None:
         self.bot = bot

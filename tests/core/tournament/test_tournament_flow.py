@@ -12,6 +12,7 @@ from bot.core.posts import Posts
 from bot.core.service import GameService
 from bot.core.tournament.rounds import current
 from bot.core.tournament.state import Event, load
+from engine import record as records
 from storage.store import Store
 from tests.core.driver import Clock, seeded
 
@@ -118,8 +119,13 @@ async def test_a_club_runs_three_rounds_with_a_penalty_a_forfeit_and_a_no_show(
     assert any(isinstance(e, Say) and e.private for e in refused)
     if dos.number != ana.number:
         await club.say("Carla", "/join", club.tables[(1, dos.number)])
-    # a judge's penalty, kept with its reason
-    await club.say("Org", "/tournament penalty Las Primas 20 talking during play", admin=True)
+    # a judge's penalty goes on a table's sheet once its game is dealt: Las Primas' table
+    # still waits for Dani (refused, nothing changes); a table of computers plays
+    refused = await club.say("Org", "/tournament penalty Las Primas 20 talking", admin=True)
+    assert any("has not begun" in e.text for e in refused if isinstance(e, Say))
+    playing = next(t for t in event.round_tables() if t.number not in (ana.number, dos.number))
+    bots = event.entry(playing.sides[0][0]).name
+    await club.say("Org", f"/tournament penalty {bots} 20 talking during play", admin=True)
     # the organiser pauses and extends the round
     await club.say("Org", "/tournament pause", admin=True)
     await club.say("Org", "/tournament resume", admin=True)
@@ -149,8 +155,18 @@ async def test_a_club_runs_three_rounds_with_a_penalty_a_forfeit_and_a_no_show(
     assert sum(s.points_for for s in table) == sum(s.points_against for s in table)
     decided = sum(1 for t in event.tables if t.status == "done" and t.winner is not None)
     assert sum(s.won for s in table) == decided + len(event.byes)
-    primas = next(s for s in table if s.entry == event.entry_named("Las Primas").id)
-    assert primas.penalties == 20
+    # the penalty went on the sheet of that table's game (seed 001: «se restarán veinte
+    # (-20) puntos»), not apart in the standings: the table's score holds it
+    assert all(s.penalties == 0 for s in table)
+    ruled = event.table(1, playing.number)
+    record = await store.games.record(ruled.game_id)
+    written = [a for hand in record["hands"] for a in hand.get("adjustments", [])]
+    assert [(a["side"], a["points"]) for a in written] == [(0, -20)]
+    assert "talking" in written[0]["reason"]
+    assert "score sheet" in club.said(club.tables[(1, playing.number)].room)
+    assert (
+        tuple(records.summary(records.load(record))["scores"]) == ruled.score
+    )  # the sheet's sum is the result
     # no two pairs met twice (Swiss, 8 pairs, 3 rounds)
     met = [frozenset((t.sides[0][0], t.sides[1][0])) for t in event.tables]
     assert len(met) == len(set(met))

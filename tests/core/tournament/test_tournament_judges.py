@@ -10,7 +10,6 @@ import zipfile
 
 from bot.core.model import File, Say
 from bot.core.service import GameService
-from bot.core.tournament.rounds import current
 from bot.core.tournament.state import Event
 from storage.store import Store
 from tests.core.driver import Clock, seeded
@@ -57,8 +56,12 @@ async def test_only_the_organiser_judges_and_admins_run_it(store: Store) -> None
     await club.say("Org", "/tournament judge Eva", admin=True)
     await club.say("Eva", "/tournament penalty Bots 1 5 late to the table")
     event = await club.event()
-    [line] = [s for s in current(event) if s.entry == event.entry_named("Bots 1").id]
-    assert line.penalties == 5
+    bots = event.entry_named("Bots 1").id
+    [table] = [t for t in event.round_tables() if bots in t.sides[0] + t.sides[1]]
+    row = await club.store.games.load(table.game_id)
+    game = club.service.desk.loaded(row).game
+    assert game is not None
+    assert [(a.points, a.reason) for a in game.adjustments] == [(-5, "late to the table")]
 
 
 async def test_bad_input_is_answered_and_changes_nothing(store: Store) -> None:
@@ -214,5 +217,7 @@ async def test_judges_rule_on_tables_not_their_own_and_do_not_run_the_event(
     effects = await club.say("Eva", f"/tournament penalty {elsewhere.name} 5 noise")
     assert not refused(effects)
     event = await club.event()
-    [line] = [s for s in current(event) if s.entry == elsewhere.id]
-    assert line.penalties == 5
+    logs = await club.store.tournaments.logs(event.id)
+    assert [(g.action, g.entry_id, g.points) for g in logs if g.action == "penalty"] == [
+        ("penalty", elsewhere.id, 5)
+    ]

@@ -293,20 +293,20 @@ class Table:
                     best = (number, name, latest)
         return (best[1], best[2], best[0]) if best else None
 
+    def fresh_hand(self) -> tuple[str, JSON, int] | None:
+        """(name, message, move number) of a hand offered after the last move pressed."""
+        found = self.newest_hand()
+        if found is None or found[2] < self.pressed_at:
+            return None
+        # at the same move number: another hand message after claiming the opening
+        # ("I open" makes no move), not the one pressed
+        if found[2] == self.pressed_at and found[1].get("id") == self.pressed_id:
+            return None
+        return found
+
     async def next_hand(self) -> tuple[str, JSON, int]:
         """(name, message, move number) of the hand offered after the last move pressed."""
-
-        def fresh() -> tuple[str, JSON, int] | None:
-            found = self.newest_hand()
-            if found is None or found[2] < self.pressed_at:
-                return None
-            # at the same move number: another hand message after claiming the opening
-            # ("I open" makes no move), not the one pressed
-            if found[2] == self.pressed_at and found[1].get("id") == self.pressed_id:
-                return None
-            return found
-
-        return await self.fake.wait_for(fresh, timeout=20, what="a new hand")
+        return await self.fake.wait_for(self.fresh_hand, timeout=20, what="a new hand")
 
     # ----- playing ---------------------------------------------------------------------
 
@@ -378,7 +378,16 @@ class Table:
                     if self._asked.get(name) != updates:
                         self._asked[name] = updates
                         await self.my_hand(name)
-            name, hand, self.pressed_at = await self.next_hand()
+            # a new hand to play, or the board changed meanwhile (a hand ended, or a
+            # judge's ruling edited it): look at it again, as a person would
+            found = await self.fake.wait_for(
+                lambda u=updates: self.fresh_hand() or self.board_updates() > u,
+                timeout=20,
+                what="a new hand",
+            )
+            if found is True:
+                continue
+            name, hand, self.pressed_at = found
             self.pressed_id = hand.get("id")
             custom_id, values = moves(hand)[0]
             self.selects += values is not None
@@ -495,7 +504,7 @@ def leaked_tiles(fake: FakeDiscord, channel: int = CHANNEL) -> list[tuple[str, s
                     segment += 1
                 playing = now_playing
             if playing:
-                said.append((i, segment, words(body)))
+                said.append((i, segment, without_opening_draw(words(body))))
             continue
         content = body.get("content") or ""
         if not content.startswith("Your tiles:"):
@@ -549,3 +558,9 @@ def answer_problems(fake: FakeDiscord, interactions: list[tuple[str, int]]) -> l
         if c.path.startswith("/interactions/") and not c.ok
     ]
     return problems
+
+
+def without_opening_draw(text: str) -> str:
+    """``text`` without the opening draw's line: its tiles were drawn face up and put back
+    before the shuffle and the deal (RULES.md), so they are no one's hand."""
+    return "\n".join(line for line in text.splitlines() if not line.startswith("Opening draw:"))

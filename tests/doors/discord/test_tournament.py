@@ -290,7 +290,13 @@ async def test_eight_pairs_play_three_rounds_through_a_judge_and_a_kill(
     refused = await club.tournament("Ana", "penalty", "Los Dos 20 rude")  # not a judge
     assert any("organiser" in r for r in refused), refused
     await club.tournament(ORGANISER, "penalty", "Las Primas 20 talking during play")
-    await club.heard("Penalty: Las Primas -20 points (talking during play). By Org.")
+    # written on the sheet of their table's game (seed 001), told here and in its thread
+    ruling = (
+        "Penalty at table 1: Las Primas -20 (talking during play), written on the table's "
+        "score sheet. By Org."
+    )
+    await club.heard(ruling)
+    await club.heard(ruling, first.channel)
     await first.play_out()
     await club.round_over(1)
     await club.tournament(ORGANISER, "next")
@@ -362,7 +368,9 @@ async def test_eight_pairs_play_three_rounds_through_a_judge_and_a_kill(
     decided = sum(1 for r in rows if r["winner"] is not None)
     assert sum(w for _, w, _, _, _, _ in final) == decided
     assert all(p == 3 for _, _, p, _, _, _ in final)
-    assert {t: pen for t, _, _, _, _, pen in final}["Las Primas"] == 20
+    assert {t: pen for t, _, _, _, _, pen in final}[
+        "Las Primas"
+    ] == 0  # the penalty is in their table's score
     for posted in club.standings():
         assert fake.file_bytes(posted["attachments"][0]["id"]).startswith(PNG)
     assert len(club.standings()) == 3

@@ -280,7 +280,7 @@ def leaked_tiles(tg: FakeTelegram, chat: int = GROUP) -> list[tuple[str, str]]:
                 if move is not None:
                     segments[move] = segment
             if playing:
-                said.append((i, move, segment, text))
+                said.append((i, move, segment, without_opening_draw(text)))
         elif method == "sendphoto" and text.startswith("Your tiles:"):
             tiles = set(TILE.findall(text.split("\n", 1)[0]))
             hands.setdefault(to, []).append((i, _move_shown(call), segment, tiles))
@@ -319,3 +319,9 @@ def _move_shown(call: Any) -> int | None:
         if found := PHOTO_NAME.match(name):
             return int(found.group(1))
     return None
+
+
+def without_opening_draw(text: str) -> str:
+    """``text`` without the opening draw's line: its tiles were drawn face up and put back
+    before the shuffle and the deal (RULES.md), so they are no one's hand."""
+    return "\n".join(line for line in text.splitlines() if not line.startswith("Opening draw:"))

@@ -253,8 +253,20 @@ async def run_tournament(club: Club) -> None:
     async with playing(club):
         for name in PEOPLE:
             await club.say(name, "/join", club.table_of(1, name)[1])
+        # written on the sheet of their table's game (seed 001), told there and here,
+        # once the game is on (before, a judge is told to wait for the first deal)
+        primas_table, primas_topic = club.table_of(1, "Ana")
+        await club.tg.wait_for(
+            lambda: "the game begins" in texts_in(club, primas_topic), 20, "Primas' game"
+        )
         await club.say(org, f"/tournament penalty {PRIMAS} 20 talking during play")
-        await club.told(f"Penalty: {PRIMAS} -20 points (talking during play)")
+        ruling = f"Penalty at table {primas_table}: {PRIMAS} -20 (talking during play)"
+        await club.told(ruling)
+        await club.tg.wait_for(
+            lambda: any(ruling in (m.get("text") or "")
+                        for m in club.tg.in_topic(GROUP, primas_topic)),
+            10, "the ruling at the table",
+        )  # fmt: skip
         await club.round_over(1)
     await club.say(org, "/tournament next")
 
@@ -357,7 +369,8 @@ def check_the_record(club: Club) -> None:
 
     # the judges: a penalty with its reason, a forfeit; the people played the rest
     entry = {name: i for i, name in names.items()}
-    assert ("penalty", 1, None, entry[PRIMAS], 20, "talking during play") in logged
+    primas_table = club.table_of(1, "Ana")[0]
+    assert ("penalty", 1, primas_table, entry[PRIMAS], 20, "talking during play") in logged
     assert [a for a, *_ in logged].count("forfeit") == 1
     for t in tables:
         seated = {*members(t)[0], *members(t)[1]}
@@ -392,7 +405,7 @@ def check_the_record(club: Club) -> None:
     decided = sum(1 for t in tables if t["winner"] is not None)
     assert sum(p[0] for p in posted.values()) == decided + byes
     assert all(p[1] == ROUNDS for p in posted.values())
-    assert posted[PRIMAS][4] == 20
+    assert posted[PRIMAS][4] == 0  # the penalty is in their table's score
     assert all(pf - pa - pen == diff for _, _, pf, pa, pen, diff in posted.values())
     for i, name in names.items():
         scored = against = 0
