@@ -754,7 +754,7 @@ async def export(session: Session, event: Event | None) -> None:
     assert event is not None
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("standings.csv", standings_csv(event))
+        archive.writestr("standings.csv", rounds.standings_csv(event, current(event)))
         archive.writestr("tables.csv", tables_csv(event))
         archive.writestr("log.csv", await log_csv(session, event))
         for table in event.tables:
@@ -768,23 +768,6 @@ async def export(session: Session, event: Event | None) -> None:
             archive.writestr(name, json.dumps(record, ensure_ascii=False, indent=1))
     name = f"tournament-{event.id}.zip"
     session.effects.append(File(name, out.getvalue(), event.row.name))
-
-
-def standings_csv(event: Event) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(
-        ["place", "team", "members", "played", "won", "points_for", "points_against",
-         "penalties", "difference", "buchholz", "head_to_head", "status"]
-    )  # fmt: skip
-    for i, s in enumerate(current(event), 1):
-        entry = event.entry(s.entry)
-        writer.writerow(
-            [i, entry.name, " / ".join(m.name for m in entry.members), s.played, s.won,
-             s.points_for, s.points_against, s.penalties, s.difference,
-             s.tiebreaks.get("buchholz", 0), s.tiebreaks.get("head_to_head", 0), entry.status]
-        )  # fmt: skip
-    return out.getvalue()
 
 
 def tables_csv(event: Event) -> str:
