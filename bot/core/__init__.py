@@ -45,7 +45,7 @@ from bot.core.model import (
     TurnCall,
     private_to,
 )
-from bot.core.posts import Posts
+from bot.core.posts import RELEASED, Posts
 from bot.core.registry import (
     Kind,
     Option,
@@ -64,6 +64,7 @@ from bot.core.texts import DATABASE_DOWN, NOTHING_CHANGED, STALE
 __all__ = [
     "DATABASE_DOWN",
     "NOTHING_CHANGED",
+    "RELEASED",
     "STALE",
     "THEMES",
     "Board",

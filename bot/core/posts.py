@@ -20,6 +20,9 @@ from storage.store import Store
 
 BOARD = "board"  # the kind of the room's post the board is
 LOBBY = "lobby"  # the kind of the room's post a game's lobby is (Telegram edits it in place)
+# The message id remembered for a board that ended a hand: that message stays as it is
+# (the hand's picture) and the next board is posted anew, with nothing deleted.
+RELEASED = ""
 HAND = "hand"  # the move the latest hand with moves to make went out at (a restart checks it)
 # A door opened a room for a tournament's table: the table's game is made there at once,
 # by the timer of this kind (bot/core/tournament/tables.py), in whichever process fires it

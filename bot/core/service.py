@@ -22,7 +22,7 @@ from bot.core import house_rules, standings, texts
 from bot.core.dispatch import dispatch
 from bot.core.handlers.lobby import DEFAULT_PRESET
 from bot.core.model import Command, Effect, Hand, Offer, Person, Place, Popup
-from bot.core.posts import BOARD, HAND
+from bot.core.posts import BOARD, HAND, RELEASED
 from bot.core.seats import seat_of, seats_from
 from bot.core.session import SYSTEM, Desk, Refusal, open_session
 from bot.core.showing import command_for, keyed_moves, name_of
@@ -33,6 +33,7 @@ from engine.rules import Rules
 from lang import language, tr
 from storage.database import utcnow
 from storage.errors import Conflict, NotFound, StorageError, Unavailable
+from storage.games import GameRow
 from storage.store import Store
 from storage.timers import Timer
 
@@ -170,7 +171,12 @@ class GameService:
         for row in await self.store.games.playing_on(platform):
             post = await posts.find(row.room_id, BOARD)
             kind = "resume"
-            if post is not None and post.game_id == row.id and post.move_number == row.plies:
+            if (
+                post is not None
+                and post.game_id == row.id
+                and post.move_number == row.plies
+                and not self._dealt_unseen(row, post.message_id)
+            ):
                 # the board shows the move: the hand of the person to move may still not
                 # have gone out (stopped between the two); it goes once, not at every restart
                 hand = await posts.find(row.room_id, HAND)
@@ -187,6 +193,15 @@ class GameService:
             if effects:
                 found.append((place, effects))
         return found
+
+    def _dealt_unseen(self, row: GameRow, message_id: str) -> bool:
+        """The board shown is the last hand's end (kept as its picture) while a new hand
+        is in play: dealt, with no move yet, so the move count did not change, and
+        stopped before its board went out."""
+        if message_id != RELEASED:
+            return False
+        game = self.desk.loaded(row, keep=False).game
+        return game is not None and game.hand is not None
 
     async def settle(self) -> int:
         """Write the results of finished games that have none yet (a process stopped

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Generic
 
 from bot.core import (
+    RELEASED,
     Board,
     Effect,
     Elsewhere,
@@ -58,9 +59,6 @@ from bot.doors.platform import Origin, Platform
 from bot.doors.turn_calls import fold_turn_calls
 
 log = logging.getLogger(__name__)
-# The message id remembered for a board that ended a hand: that message stays as it is
-# (the hand's picture) and the next board is posted anew, with nothing deleted.
-RELEASED = ""
 
 
 def texts_within(

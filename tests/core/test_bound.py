@@ -12,6 +12,7 @@ from sqlalchemy.exc import DataError, IntegrityError, OperationalError
 
 from bot.core.model import Command, Hand, Place, Popup, Say
 from bot.core.posts import Posts
+from bot.core.progress import NEXT_HAND_SECONDS
 from bot.core.registry import COMMANDS
 from bot.core.service import GameService
 from bot.doors.delivery import Delivery
@@ -132,6 +133,40 @@ async def test_after_a_restart_the_room_sees_the_latest_move_once(store: Store) 
     await Posts(store).hand_shown(room.place, 1, board.move_number)
     assert await GameService(store, clock=room.clock).resume("console") == []
     assert await fresh.resume("telegram") == []
+
+
+async def test_a_hand_dealt_but_never_shown_is_shown_after_a_restart(store: Store) -> None:
+    """The next hand was dealt (its timer fired, or "Next hand" pressed) and the process
+    died before the new board went out: the room still shows the last hand's end, kept
+    as its picture, with no move made since. The restart posts the new hand's board and
+    the hand of the person to move; a second restart sends nothing."""
+    room = await a_game(store)
+    fake, posts = Fake(), Posts(store)
+    delivery = Delivery(fake, posts)
+
+    async def delivered(effects: list) -> None:
+        await delivery.deliver(room.place, effects)
+        await delivery.idle()
+
+    await delivered(room.log)
+    while not boards(room.log)[-1].hand_end:
+        hand = [e for e in room.log if isinstance(e, Hand) and e.buttons][-1]
+        await delivered(await room.press(hand.person.name, hand.buttons[0]))
+    ended = boards(room.log)[-1]
+    assert (await posts.board_post(room.place)).move_number == ended.move_number
+    room.clock.advance(NEXT_HAND_SECONDS + 1)
+    dealt = await room.tick()  # the timer deals; the process dies before delivering it
+    assert boards(dealt) and not boards(dealt)[0].hand_end
+    fresh = GameService(store, clock=room.clock, seeds=seeded())
+    [(place, effects)] = await fresh.resume("console")
+    [board] = boards(effects)
+    assert not board.hand_end and board.view.hand_number == ended.view.hand_number + 1
+    assert [type(e) for e in effects if isinstance(e, Hand)] == [Hand]
+    await delivery.deliver(place, effects)
+    await delivery.idle()
+    assert [entry[0] for entry in fake.log].count("post") >= 2  # a new message
+    await Posts(store).hand_shown(room.place, 1, board.move_number)
+    assert await GameService(store, clock=room.clock).resume("console") == []
 
 
 async def test_a_restarts_hand_overtaken_by_a_press_does_not_go_out(store: Store) -> None:

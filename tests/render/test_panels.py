@@ -40,11 +40,13 @@ class Drawn:
 def drawn() -> Iterator[list[Drawn]]:
     """Every text drawn meanwhile, with the box it covers."""
     found: list[Drawn] = []
+    canvases: list[ImageDraw.ImageDraw] = []  # held so that no freed canvas's id is reused
     original = ImageDraw.ImageDraw.text
 
     def spy(self: ImageDraw.ImageDraw, xy: Any, text: Any, *args: Any, **kwargs: Any) -> Any:
         face, anchor = kwargs.get("font"), kwargs.get("anchor")
         box = self.textbbox(xy, str(text), font=face, anchor=anchor)
+        canvases.append(self)
         found.append(Drawn(str(text), tuple(map(float, box)), id(self)))  # type: ignore[arg-type]
         return original(self, xy, text, *args, **kwargs)
 
