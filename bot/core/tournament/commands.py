@@ -24,6 +24,7 @@ from bot.core.texts import score_text
 from bot.core.tournament import rounds, words
 from bot.core.tournament.model import FORMATS, Entry, Member, Settings, Table
 from bot.core.tournament.rounds import at, current, epoch, open_round, save, standings_told
+from bot.core.tournament.standings import TIEBREAK_ALIASES, TIEBREAKS
 from bot.core.tournament.state import Event, load, load_id, members_json, settings_json
 from bot.core.tournament.tables import place_of, result_of, rules_of
 from engine.errors import DominoError
@@ -205,7 +206,7 @@ def read_settings(
     ``closes=<minutes>``: registration closes that many minutes after ``now``."""
     changes: dict[str, Any] = {}
     other: list[str] = []
-    known = sorted([*NUMBERS, *FLAGS, "format", "preset", "closes"])
+    known = sorted([*NUMBERS, *FLAGS, "format", "preset", "closes", "tiebreaks"])
     for word in words_typed:
         if "=" not in word:
             other.append(word)
@@ -234,11 +235,31 @@ def read_settings(
             if low not in preset_names():
                 raise Refusal(words.BAD_SETTING_VALUE, name=name, text=value)
             changes["preset"] = low
+        elif name in ("tiebreaks", "tiebreak"):
+            changes["tiebreaks"] = read_tiebreaks(value)
         else:
             raise Refusal(words.BAD_SETTING, text=name, names=", ".join(known))
     settings = replace(base, **changes)
     check(settings)
     return settings, other
+
+
+def read_tiebreaks(typed: str) -> tuple[str, ...]:
+    """``buchholz,sb,difference``: the tie-breaks in order, each once (names or their
+    short forms, standings.TIEBREAK_ALIASES); ``none`` for games won alone."""
+    low = typed.lower().strip()
+    if low in ("none", "ninguno", "nenhum"):
+        return ()
+    chosen: list[str] = []
+    for part in low.replace(";", ",").split(","):
+        name = TIEBREAK_ALIASES.get(part.strip(), part.strip().replace("-", "_"))
+        if name not in TIEBREAKS:
+            raise Refusal(words.BAD_TIEBREAK, text=part.strip() or typed,
+                          names=", ".join(TIEBREAKS))  # fmt: skip
+        if name in chosen:
+            raise Refusal(words.TIEBREAK_TWICE, text=name)
+        chosen.append(name)
+    return tuple(chosen)
 
 
 def check(settings: Settings) -> None:
@@ -266,6 +287,7 @@ def entry_size(settings: Settings) -> int:
 def describe(session: Session, settings: Settings) -> str:
     values = {f.name: getattr(settings, f.name) for f in fields(Settings)}
     values.pop("closes_at", None)
+    values["tiebreaks"] = ",".join(settings.tiebreaks) or "none"
     return " ".join(f"{k}={v}" for k, v in values.items())
 
 
@@ -567,6 +589,7 @@ async def register(session: Session, event: Event | None) -> None:
         raise Refusal(words.REGISTRATION_CLOSED)
     if event.row.status in ("finished", "cancelled"):
         raise Refusal(words.REGISTRATION_CLOSED)
+    too_late(event)
     people = [w for w in typed if w.startswith(("@", "user:")) or MENTION.fullmatch(w)]
     bots = [w for w in typed if w.lower() in ("computer", "computadora", "computador", *STRENGTHS)]
     name = " ".join(w for w in typed if w not in people and w not in bots).strip()[:40]
@@ -613,6 +636,19 @@ async def register(session: Session, event: Event | None) -> None:
         await invite(session, name, entry.id, invited)
         return
     is_in(session, event, name, members)
+
+
+def too_late(event: Event) -> None:
+    """A late entry (docs/tournaments.md, "Late entries and withdrawals") joins until
+    half the rounds have started, with nothing for the rounds it missed; a round robin's
+    schedule is made at its start, so it takes none once running."""
+    if event.row.status != "running":
+        return
+    if event.settings.format == "round_robin":
+        raise Refusal(words.LATE_ROUND_ROBIN)
+    rounds_of = event.settings.rounds
+    if event.round * 2 >= rounds_of:
+        raise Refusal(words.LATE_TOO_LATE, round=event.round, rounds=rounds_of)
 
 
 def is_in(session: Session, event: Event, team: str, members: Sequence[Member]) -> None:
@@ -710,10 +746,21 @@ async def withdraw(session: Session, event: Event | None) -> None:
     repo = session.store.tournaments
     if event.row.status in ("registration", "checkin"):
         await repo.remove_entry(event.id, entry.id)
+    elif event.row.status != "running":
+        raise Refusal(words.EVENT_OVER, name=event.row.name)
+    elif not entry.playing:
+        raise Refusal(words.NOT_IN_ANYMORE, team=entry.name)
     else:
         await repo.set_entry(event.id, entry.id, status="dropped")
     await log(session, event, "withdraw", entry=entry.id, data={"team": entry.name})
-    session.say(words.WITHDRAWN, team=entry.name)
+    if event.row.status in ("registration", "checkin"):
+        session.say(words.WITHDRAWN, team=entry.name)
+        return
+    # during the event (docs/tournaments.md, "Late entries and withdrawals"): the table
+    # still on is lost by forfeit, the results so far stand, no later round pairs it
+    said = tr(session.lang, words.WITHDRAWN, team=entry.name)
+    lost = await table_lost(session, await load(session.store, event.row), entry)
+    await to_room(session, event, [Say(said), *lost])
 
 
 @action("list")
@@ -1054,7 +1101,14 @@ async def expel(session: Session, event: Event | None) -> None:
     await log(session, event, "expel", round=event.round, entry=entry.id, reason=reason)
     effects: list[Effect] = [Say(tr(session.lang, words.EXPELLED, team=entry.name,
                                     reason=reason, judge=judge_name(session)))]  # fmt: skip
-    event = await load(session.store, event.row)
+    effects += await table_lost(session, await load(session.store, event.row), entry)
+    await to_room(session, event, effects)
+
+
+async def table_lost(session: Session, event: Event, entry: Entry) -> list[Effect]:
+    """The entry (out of the event: expelled or withdrawn) loses its table of the round
+    still on, by forfeit (``forfeit_points`` to 0); its game ends without a result."""
+    effects: list[Effect] = []
     for table in event.round_tables():
         side = next((i for i, s in enumerate(table.sides) if entry.id in s), None)
         if side is None or table.status == "done":
@@ -1064,7 +1118,7 @@ async def expel(session: Session, event: Event | None) -> None:
         await stop_game(session, table)
         effects += await rounds.table_done(session, event, table, score, 1 - side, "forfeit",
                                            table.hands)  # fmt: skip
-    await to_room(session, event, effects)
+    return effects
 
 
 @action("correct")

@@ -14,6 +14,8 @@ EntryStatus = Literal["invited", "registered", "checked_in", "dropped", "expelle
 TableStatus = Literal["waiting", "playing", "done"]
 EndedBy = Literal["target", "clock", "forfeit", "judge"]
 FORMATS: tuple[Format, ...] = ("swiss", "round_robin", "rotating")
+# The standings' order after games won unless the organiser chooses (standings.TIEBREAKS)
+DEFAULT_TIEBREAKS = ("buchholz", "head_to_head", "difference", "points_for")
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,8 @@ class Settings:
     penalty: int = 20  # a judge's default penalty
     checkin: bool = True  # round 1 pairs only checked-in entries
     closes_at: float | None = None  # registration closes then (epoch seconds), or by command
+    # the order after games won (standings.TIEBREAKS; docs/tournaments.md)
+    tiebreaks: tuple[str, ...] = DEFAULT_TIEBREAKS
 
 
 @dataclass(frozen=True)
@@ -109,7 +113,8 @@ class Standing:
     points_against: int
     penalties: int  # points taken by judges (positive)
     byes: int
-    tiebreaks: dict[str, float] = field(default_factory=dict)  # "buchholz", "head_to_head"
+    # every tie-break's figure by name (standings.TIEBREAKS), chosen for the order or not
+    tiebreaks: dict[str, float] = field(default_factory=dict)
 
     @property
     def difference(self) -> int:

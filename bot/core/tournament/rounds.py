@@ -26,7 +26,7 @@ from bot.core.session import Session
 from bot.core.tournament import words
 from bot.core.tournament.model import Entry, Standing, Table
 from bot.core.tournament.pairing import rotating, round_robin, swiss
-from bot.core.tournament.standings import ranking, standings
+from bot.core.tournament.standings import TIEBREAKS, ranking, standings
 from bot.core.tournament.state import Event, load
 from lang import tr
 from render.plain import PICTURE_ROWS
@@ -51,7 +51,9 @@ def at(seconds: float, like: datetime) -> datetime:
 
 
 def current(event: Event) -> list[Standing]:
-    return standings(event.entries, event.tables, event.byes, event.penalties)
+    return standings(
+        event.entries, event.tables, event.byes, event.penalties, event.settings.tiebreaks
+    )
 
 
 def pair(
@@ -243,7 +245,9 @@ async def results_told(
 ) -> list[Effect]:
     """The results of ``tables`` (done) for the tournament's room, then where their round
     stands when it is the one in play (the tables still playing, or the standings and
-    what comes next), then a note of each told (a restart tells those never noted)."""
+    what comes next). Each result is followed by the note that it was told (a restart
+    tells those never noted): noted as soon as its own message is out, not after the
+    standings, so a process stopped meanwhile tells again as little as can be."""
     lang = session.lang
     how = {"clock": words.ENDED_CLOCK, "forfeit": words.ENDED_FORFEIT, "judge": words.ENDED_JUDGE}
     effects: list[Effect] = []
@@ -260,10 +264,10 @@ async def results_told(
             y=table.score[1],
             how=tr(lang, how[ended_by]) if ended_by in how else "",
         )
-        effects.append(Say(said))
+        effects += [Say(said), TableTold(event.id, table.round, table.number)]
     if any(t.round == event.round for t in tables):  # (not a correction of an earlier round)
         effects += await round_status(session, event, break_minutes)
-    return effects + [TableTold(event.id, t.round, t.number) for t in tables]
+    return effects
 
 
 async def round_status(session: Session, event: Event, break_minutes: int) -> list[Effect]:
@@ -331,13 +335,17 @@ def standings_effects(
     ]  # fmt: skip
     if not finished:
         return [Say(tr(lang, words.NO_STANDINGS))]
-    header = tuple(tr(lang, h) for h in words.HEADER)
+    columns = tiebreak_columns(event)
+    header = tuple(
+        tr(lang, h) for h in (*words.HEADER, *(words.TIEBREAK_COLUMNS[c] for c in columns))
+    )
     rows = tuple(row_of(event, i, s) for i, s in enumerate(lines, 1))
     title = tr(lang, words.STANDINGS_TITLE, name=event.row.name, round=finished[-1])
     told = [
         f"{r[0]}. {r[1]} · {r[3]}/{r[2]} · {r[4]}-{r[5]}"
         + (f" · -{r[6]}" if r[6] != "0" else "")
-        + f" · {r[7]} · B {r[8]}"
+        + f" · {r[7]}"
+        + "".join(f" · {words.TIEBREAK_CODES[c]} {v}" for c, v in zip(columns, r[8:], strict=True))
         for r in rows
     ]
     text = "\n".join([title, *told])
@@ -376,31 +384,49 @@ def cut_to_caption(lang: str, title: str, told: list[str]) -> str:
     return "\n".join(kept)
 
 
+def tiebreak_columns(event: Event) -> tuple[str, ...]:
+    """The chosen tie-breaks that get a column of their own in the standings (difference
+    and points for have theirs always), in the organiser's order."""
+    return tuple(t for t in event.settings.tiebreaks if t in words.TIEBREAK_COLUMNS)
+
+
 def standings_csv(event: Event, lines: list[Standing]) -> str:
-    """The whole standings, a line an entry: place, team, its members, the figures."""
+    """The whole standings, a line an entry: place, team, its members, the figures, and
+    every tie-break (chosen or not; ``tiebreaks`` names the ones ordering them)."""
     out = io.StringIO()
     writer = csv.writer(out)
+    extra = [
+        t for t in TIEBREAKS if t not in ("buchholz", "head_to_head", "difference", "points_for")
+    ]
     writer.writerow(
         ["place", "team", "members", "played", "won", "points_for", "points_against",
-         "penalties", "difference", "buchholz", "head_to_head", "status"]
+         "penalties", "difference", "buchholz", "head_to_head", "status", *extra, "tiebreaks"]
     )  # fmt: skip
+    chosen = ",".join(event.settings.tiebreaks) or "none"
     for i, s in enumerate(lines, 1):
         entry = event.entry(s.entry)
         writer.writerow(
             [i, entry.name, " / ".join(m.name for m in entry.members), s.played, s.won,
              s.points_for, s.points_against, s.penalties, s.difference,
-             s.tiebreaks.get("buchholz", 0), s.tiebreaks.get("head_to_head", 0), entry.status]
+             figure(s, "buchholz"), figure(s, "head_to_head"), entry.status,
+             *(figure(s, t) for t in extra), chosen]
         )  # fmt: skip
     return out.getvalue()
+
+
+def figure(line: Standing, tiebreak: str) -> str:
+    """A tie-break's figure as written: whole numbers without a point (Sonneborn-Berger
+    has halves)."""
+    return f"{line.tiebreaks.get(tiebreak, 0):g}"
 
 
 def row_of(event: Event, place: int, s: Standing) -> tuple[str, ...]:
     entry: Entry = event.entry(s.entry)
     name = entry.name + (" ✗" if entry.status == "expelled" else "")
-    buchholz = s.tiebreaks.get("buchholz", 0)
     return (
         str(place), name, str(s.played), str(s.won), str(s.points_for),
-        str(s.points_against), str(s.penalties), str(s.difference), f"{buchholz:g}",
+        str(s.points_against), str(s.penalties), str(s.difference),
+        *(figure(s, t) for t in tiebreak_columns(event)),
     )  # fmt: skip
 
 

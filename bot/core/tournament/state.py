@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from bot.core.tournament.model import Bye, Entry, Member, Penalty, Settings, Table
+from bot.core.tournament.standings import TIEBREAKS
 from storage.store import Store
 
 
@@ -78,7 +79,10 @@ class Event:
 
 def settings_of(data: dict[str, Any]) -> Settings:
     known = {f.name for f in fields(Settings)}
-    return Settings(**{k: v for k, v in data.items() if k in known})
+    values = {k: v for k, v in data.items() if k in known}
+    if "tiebreaks" in values:  # a list in JSON; names this version does not know are left out
+        values["tiebreaks"] = tuple(t for t in values["tiebreaks"] if t in TIEBREAKS)
+    return Settings(**values)
 
 
 def settings_json(settings: Settings) -> dict[str, Any]:

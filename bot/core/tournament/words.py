@@ -7,12 +7,12 @@ from lang import N_, trn
 
 HELP = N_(
     "Tournaments: /tournament new <name> [rounds=3 target=200 minutes=40 format=swiss "
-    "preset=tournament_pr substitutes=off checkin=on grace=5 closes=<minutes>] · register "
-    "<team name> "
+    "preset=tournament_pr substitutes=off checkin=on grace=5 closes=<minutes> "
+    "tiebreaks=buchholz,head_to_head,difference,points_for] · register <team name> "
     "[@partner] · list · close · checkin · start · pause · resume · extend <minutes> · "
     "standings · export · judge @person. Judges: penalty <team> [points] [reason], "
-    "forfeit <table> <team>, void <table>, expel <team> [reason], correct <table> <x>-<y>, "
-    "log · cancel"
+    "award <team> [points] [reason], forfeit <table> <team>, void <table>, "
+    "expel <team> [reason], correct <table> <x>-<y>, substitute <table> <seat>, log · cancel"
 )
 NONE_HERE = N_(
     "There is no tournament in this community. An admin opens one: /tournament new <name>"
@@ -145,8 +145,24 @@ HEADER = (
     N_("Against"),
     N_("Pen."),
     N_("Diff."),
-    N_("Buchholz"),
 )
+# The standings' column of each chosen tie-break (difference and points for are always
+# columns of HEADER's)
+TIEBREAK_COLUMNS = {
+    "buchholz": N_("Buchholz"),
+    "median_buchholz": N_("Median B."),
+    "sonneborn_berger": N_("S-B"),
+    "head_to_head": N_("H2H"),
+    "top_wins": N_("Top wins"),
+}
+# and its short code in the standings' text lines (docs/tournaments.md lists them)
+TIEBREAK_CODES = {
+    "buchholz": "B",
+    "median_buchholz": "MB",
+    "sonneborn_berger": "SB",
+    "head_to_head": "H2H",
+    "top_wins": "TW",
+}
 STATUS_NAMES = {
     "registration": N_("registration open"),
     "checkin": N_("check-in"),
@@ -184,3 +200,14 @@ WALKED_OUT = N_(
 )
 SUBSTITUTED_BY_JUDGE = N_("Table {table}: a computer sits in for {name}. By {judge}.")
 NO_SUCH_SEAT = N_("Table {table} has no person in seat {text} (seats 1 to {seats}).")
+BAD_TIEBREAK = N_("{text} is not a tie-break. Tie-breaks: {names} (or none).")
+TIEBREAK_TWICE = N_("{text} is named twice in the tie-breaks.")
+LATE_TOO_LATE = N_(
+    "Too late to enter: round {round} of {rounds} has started, and late entries join only "
+    "until half the rounds have."
+)
+LATE_ROUND_ROBIN = N_(
+    "A round robin takes no late entries once it has started: its schedule is made."
+)
+NOT_IN_ANYMORE = N_("{team} is out of the tournament already.")
+EVENT_OVER = N_("Tournament {name} is over: its entries stay as they finished.")

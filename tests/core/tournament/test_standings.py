@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bot.core.tournament.model import Bye, Entry, Member, Penalty, Standing, Table
 from bot.core.tournament.pairing import rotating, swiss
-from bot.core.tournament.standings import ranking, standings
+from bot.core.tournament.standings import TIEBREAKS, ranking, standings
 
 
 def entry(i: int, status: str = "registered") -> Entry:
@@ -70,23 +70,42 @@ def events(draw: st.DrawFn) -> tuple[Event, bool]:
 
 
 def expected_tiebreaks(event: Event, lines: list[Standing]) -> dict[int, dict[str, float]]:
-    """Buchholz and head to head spelled out from their definitions."""
-    entries, tables, _, _ = event
+    """Every tie-break spelled out from its definition in docs/tournaments.md."""
+    entries, tables, _, penalties = event
     won = {s.entry: s.won for s in lines}
+    middle = sorted(won.values(), reverse=True)[(len(won) - 1) // 2]
+    top = {e for e, w in won.items() if w >= middle}  # the top half by games won
     found: dict[int, dict[str, float]] = {}
     for e in entries:
-        buchholz = 0
-        head = 0
+        met: list[int] = []  # each opponent's wins, once per table met
+        head = sb = top_wins = points_for = against = 0.0
         for t in tables:
             if t.status != "done":
                 continue
             for side in (0, 1):
                 if e.id in t.sides[side]:
                     opponents = t.sides[1 - side]
-                    buchholz += sum(won[o] for o in opponents)
+                    met += [won[o] for o in opponents]
+                    points_for += t.score[side]
+                    against += t.score[1 - side]
                     tied = [o for o in opponents if won[o] == won[e.id]]
                     head += int(t.winner == side and bool(tied))
-        found[e.id] = {"buchholz": buchholz, "head_to_head": head}
+                    if t.winner == side:
+                        sb += sum(won[o] for o in opponents)
+                        top_wins += any(o in top for o in opponents)
+                    elif t.winner is None:
+                        sb += sum(won[o] for o in opponents) / 2
+        taken = sum(p.points for p in penalties if p.entry == e.id)
+        cut = sorted(met)[1:-1] if len(met) >= 3 else met
+        found[e.id] = {
+            "buchholz": sum(met),
+            "median_buchholz": sum(cut),
+            "sonneborn_berger": sb,
+            "head_to_head": head,
+            "difference": points_for - against - taken,
+            "points_for": points_for,
+            "top_wins": top_wins,
+        }
     return found
 
 
@@ -127,6 +146,27 @@ def test_standings_follow_the_documented_order(case: tuple[Event, bool]) -> None
 
     assert [key(s) for s in lines] == sorted(key(s) for s in lines)
     assert ranking(lines) == [s.entry for s in lines]
+
+
+@settings(max_examples=120, deadline=None)
+@given(events(), st.permutations(TIEBREAKS), st.integers(0, len(TIEBREAKS)))
+def test_standings_follow_the_organisers_tiebreaks(
+    case: tuple[Event, bool], order: list[str], count: int
+) -> None:
+    """Any choice of tie-breaks, in any order (issue 31, 10): games won first, then each
+    chosen one, more being better, then the entry id; the figures do not depend on the
+    choice."""
+    event, _ = case
+    chosen = tuple(order[:count])
+    lines = standings(*event, chosen)
+    assert expected_tiebreaks(event, lines) == {s.entry: s.tiebreaks for s in lines}
+    expelled = {e.id for e in event[0] if e.status == "expelled"}
+
+    def key(s: Standing) -> tuple[float, ...]:
+        return (s.entry in expelled, -s.won, *(-s.tiebreaks[t] for t in chosen), s.entry)
+
+    assert [key(s) for s in lines] == sorted(key(s) for s in lines)
+    assert {s.entry: s for s in lines} == {s.entry: s for s in standings(*event)}
 
 
 def test_a_bye_is_a_win_with_no_points() -> None:

@@ -45,7 +45,7 @@ BOTS = [f"Bots {n}" for n in range(1, 7)]
 TARGET = 20  # a short game: most tables end with their first hand
 # a line of the standings' text: "3. Las Primas · 1/2 · 40-25 · -20 · -5 · B 3"
 STANDING = re.compile(
-    r"^(\d+)\. (.+?) · (\d+)/(\d+) · (\d+)-(\d+)(?: · -(\d+))? · (-?\d+) · B [\d.]+$"
+    r"^(\d+)\. (.+?) · (\d+)/(\d+) · (-?\d+)-(\d+)(?: · -(\d+))? · (-?\d+) · B [\d.]+ · H2H \d+$"
 )
 
 

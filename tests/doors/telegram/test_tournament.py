@@ -322,7 +322,7 @@ def opponent_in(club: Club, round_number: int, table: int, team: str) -> str:
 
 
 STANDING = re.compile(
-    r"^(\d+)\. (.+?) · (\d+)/(\d+) · (\d+)-(\d+)(?: · -(\d+))? · (-?\d+) · B [\d.]+$"
+    r"^(\d+)\. (.+?) · (\d+)/(\d+) · (-?\d+)-(\d+)(?: · -(\d+))? · (-?\d+) · B [\d.]+ · H2H \d+$"
 )
 
 
