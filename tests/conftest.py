@@ -12,7 +12,11 @@ from hypothesis import HealthCheck, settings
 settings.register_profile(
     "default", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
 )
-settings.register_profile("ci", parent=settings.get_profile("default"), derandomize=True)
+# CI: the same examples every run (derandomized), so fewer of them buy the same coverage
+# run after run; a developer's runs draw new ones each time (``--hypothesis-seed``).
+settings.register_profile(
+    "ci", parent=settings.get_profile("default"), derandomize=True, max_examples=50
+)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 
@@ -53,3 +57,28 @@ def _own_postgres_database() -> None:
 
 
 _own_postgres_database()
+
+
+# The tests that take longest (a minute of real time each, by design: a load with faults,
+# a tournament through a kill) go first, so the workers (pytest-xdist) run them beside the
+# many short ones, instead of one worker finishing them alone at the end.
+LONG_FIRST = (
+    "tests/doors/telegram/test_load.py::test_a_short_load_with_faults",
+    "tests/doors/telegram/test_tournament.py::test_a_club_tournament_in_a_forum_survives_a_kill",
+    "tests/core/test_trust.py::",
+    "tests/doors/discord/test_tournament.py::test_eight_pairs_play_three_rounds",
+    "tests/engine/test_properties.py::",
+    "tests/doors/telegram/test_bot.py::test_killed_and_started_again",
+    "tests/doors/discord/test_bot.py::test_killed_and_started_again",
+    "tests/doors/telegram/test_workers.py::",
+    "tests/doors/discord/test_with_telegram.py::",
+)
+
+
+def pytest_collection_modifyitems(items: list) -> None:  # type: ignore[type-arg]
+    def rank(item: object) -> int:
+        nodeid = getattr(item, "nodeid", "")
+        found = [i for i, prefix in enumerate(LONG_FIRST) if nodeid.startswith(prefix)]
+        return found[0] if found else len(LONG_FIRST)
+
+    items.sort(key=rank)  # stable: the rest keep their order

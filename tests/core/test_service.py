@@ -58,8 +58,10 @@ async def test_a_whole_game_with_people_and_computers(
     await room.say(people[0], f"/new {preset} {target}".strip())
     for name in people[1:]:
         await room.say(name, "/join")
-    # a hard player at the table (Mexican Train's 13 rounds with one take a minute)
-    await room.say(people[0], "/add_ai " + ("normal" if preset == "mexican_train" else "hard"))
+    # a hard player at the table (Mexican Train's 13 rounds with one take a minute, and all
+    # fives' many hands to 20 half of one: its 0.2 s a decision adds up)
+    slow = preset in ("mexican_train", "all_fives")
+    await room.say(people[0], "/add_ai " + ("normal" if slow else "hard"))
     await room.say(people[0], "/begin fill")
     final = await play_out(room, people)
     assert final.view.outcome is not None

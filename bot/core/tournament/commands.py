@@ -992,16 +992,21 @@ async def on_game(
     await to_table_and_room(session, event, loaded, at_table, said)
 
 
-async def table_game(session: Session, table: Table) -> Loaded:
+async def table_game(
+    session: Session, table: Table, not_yet: str = words.TABLE_NOT_PLAYING
+) -> Loaded:
     """The table's game in play (a hand dealt), as a copy of its own: the table's room may
-    be moving meanwhile (its save then loses the race and the command runs again)."""
+    be moving meanwhile (its save then loses the race and the command runs again).
+    Refused with ``not_yet`` before its first deal."""
+    if table.status == "done":
+        raise Refusal(words.TABLE_FINISHED, table=table.number)
     row = None if table.game_id is None else await session.store.games.load(table.game_id)
     if row is not None:
         session.desk.games.pop(row.id, None)
     loaded = None if row is None or row.status != "playing" else session.desk.loaded(row, False)
     game = None if loaded is None else loaded.game
     if loaded is None or game is None or game.over or not game.logs:
-        raise Refusal(words.TABLE_NOT_PLAYING, table=table.number)
+        raise Refusal(not_yet, table=table.number)
     return loaded
 
 
@@ -1031,7 +1036,7 @@ async def substitute(session: Session, event: Event | None) -> None:
     typed = rest(session)
     table = table_named(event, typed[0] if typed else "?")
     not_their_own(session, event, None, table)
-    loaded = await table_game(session, table)
+    loaded = await table_game(session, table, words.NOT_BEGUN_TO_SUBSTITUTE)
     game = loaded.game
     assert game is not None
     seats = loaded.seats[: game.players]

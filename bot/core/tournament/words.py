@@ -211,3 +211,8 @@ LATE_ROUND_ROBIN = N_(
 )
 NOT_IN_ANYMORE = N_("{team} is out of the tournament already.")
 EVENT_OVER = N_("Tournament {name} is over: its entries stay as they finished.")
+NOT_BEGUN_TO_SUBSTITUTE = N_(
+    "Table {table} has not begun its game: a computer can sit in for a player once the "
+    "first hand is dealt."
+)
+TABLE_FINISHED = N_("Table {table} has finished its game.")
