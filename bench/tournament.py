@@ -20,7 +20,11 @@ stopped after ``--limit`` seconds ("> N s"):
   picture's column;
 - picture: the standings picture the bot sends (``draw_figures`` of the rows told, then
   PNG, as bot/doors/pictures.py does, off the loop); its size in pixels and bytes, and
-  the memory the drawing took (the process's peak resident size grown).
+  the memory the drawing took (the process's peak resident size grown);
+- command: what a room waits for a command of the event, through the service on a
+  temporary SQLite database holding the field and its rounds: a late registration by
+  the organiser (the median of five), and ``/tournament list``. The whole line's time
+  includes making that database.
 
 Times are by the clock, one run each: a room waits for the wall time.
 
@@ -173,6 +177,63 @@ def picture(entries: list[Entry], tables: list[Table], byes: list[Bye]) -> str:
     return f"{width}×{height} px, {len(out.getvalue()) / 1024:.0f} KiB, +{grown / 1024:.0f} MiB"
 
 
+def register(entries: list[Entry], tables: list[Table], byes: list[Bye]) -> str:
+    """A command's cost as a room waits for it: ``/tournament register`` of one more
+    entry (late, by the organiser) through the service, on a temporary SQLite database
+    holding the field and its rounds (the median of five); then ``/tournament list``."""
+    import tempfile
+
+    from bot.core.model import Command, Person, Place
+    from bot.core.service import GameService
+    from bot.core.tournament.state import members_json
+    from storage.database import utcnow
+    from storage.store import Store
+
+    hall = Place("console", "club", "hall", "Club", "es")
+    organiser = Person("org", "Org", "es", True)
+
+    async def run() -> str:
+        folder = tempfile.mkdtemp(prefix="bench-tournament-")
+        store = await Store.open(f"sqlite:///{folder}/bench.sqlite3")
+        service = GameService(store)
+        await service.handle(Command(hall, organiser, "tournament", ("new", "Copa", "rounds=12")))
+        row = await store.tournaments.active_in_community(1)
+        assert row is not None
+        now = utcnow()
+        ids = {}
+        for entry in entries:
+            made = await store.tournaments.add_entry(
+                row.id, entry.name, members_json(entry.members), now
+            )
+            ids[entry.id] = made.id
+        for number in sorted({t.round for t in tables}):
+            rows = [
+                {"number": t.number, "sides": [[ids[t.sides[0][0]]], [ids[t.sides[1][0]]]],
+                 "status": "done", "score_a": t.score[0], "score_b": t.score[1],
+                 "winner": t.winner, "ended_by": "target"}
+                for t in tables if t.round == number
+            ]  # fmt: skip
+            await store.tournaments.put_tables(row.id, number, rows)
+            await store.tournaments.add_byes(
+                row.id, number, [ids[b.entry] for b in byes if b.round == number]
+            )
+        played = max((t.round for t in tables), default=0)
+        await store.tournaments.save(row, status="running", round=played + 1)
+        took = []
+        for n in range(5):
+            started = time.perf_counter()
+            words = ("register", f"Tarde {n}", "computer", "computer")
+            await service.handle(Command(hall, organiser, "tournament", words))
+            took.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        await service.handle(Command(hall, organiser, "tournament", ("list",)))
+        listed = time.perf_counter() - started
+        await store.close()
+        return f"register {sorted(took)[2] * 1000:.0f} ms, list {listed * 1000:.0f} ms"
+
+    return asyncio.run(run())
+
+
 MEASURES: tuple[tuple[str, Callable[..., str]], ...] = (
     ("pair even", pair_even),
     ("pair odd", pair_odd),
@@ -181,6 +242,7 @@ MEASURES: tuple[tuple[str, Callable[..., str]], ...] = (
     ("told", told),
     ("names", shorten),
     ("picture", picture),
+    ("command", register),
 )
 
 
