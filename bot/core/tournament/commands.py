@@ -52,6 +52,10 @@ NUMBERS = {
 FLAGS = ("substitutes", "checkin")
 FIELD = {"grace": "grace_minutes", "forfeit": "forfeit_points"}  # typed name: field
 CLOSE_TIMER = "tournament_close"  # registration closes by itself (closes=<minutes>)
+# a list of entries longer than this goes as its first lines and a file (Discord's messages
+# hold 2,000 characters, Telegram's 4,096)
+LIST_LIMIT = 1900
+ENTRIES_FILE = "entries.csv"
 
 
 def action(name: str) -> Callable[[Action], Action]:
@@ -769,14 +773,34 @@ async def entries(session: Session, event: Event | None) -> None:
     if not event.entries:
         session.say(words.NO_ENTRIES)
         return
-    lines = [tr(session.lang, words.ENTRIES_TITLE, name=event.row.name)]
+    title = tr(session.lang, words.ENTRIES_TITLE, name=event.row.name)
+    lines = []
     for i, entry in enumerate(event.entries, 1):
         mark = {"checked_in": " ✓", "dropped": " –", "expelled": " ✗"}.get(entry.status, "")
         if entry.status == "invited":
             mark = " (" + tr(session.lang, words.INVITED) + ")"
         late = " " + tr(session.lang, words.LATE) if entry.late else ""
         lines.append(f"{i}. {entry.name}{mark}{late}: {', '.join(m.name for m in entry.members)}")
-    session.effects.append(Say("\n".join(lines)))
+    text = "\n".join([title, *lines])
+    if len(text) <= LIST_LIMIT:
+        session.effects.append(Say(text))
+        return
+    # a big event: the first lines a message holds, the whole list as a file
+    cut = rounds.cut_to_caption(
+        session.lang, title, lines, LIST_LIMIT, words.MORE_ENTRIES_IN_FILE, ENTRIES_FILE
+    )
+    session.effects += [Say(cut), File(ENTRIES_FILE, entries_csv(event).encode(), title)]
+
+
+def entries_csv(event: Event) -> str:
+    """Every entry, a line each: its number, team, members, status, and whether late."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["number", "team", "members", "status", "late"])
+    for i, entry in enumerate(event.entries, 1):
+        members = " / ".join(m.name for m in entry.members)
+        writer.writerow([i, entry.name, members, entry.status, "yes" if entry.late else ""])
+    return out.getvalue()
 
 
 @action("checkin")

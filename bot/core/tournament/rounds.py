@@ -370,14 +370,21 @@ def standings_effects(
     return effects
 
 
-def cut_to_caption(lang: str, title: str, told: list[str]) -> str:
-    """``title`` and the first of ``told`` that fit in a caption with a last line saying
-    how many more there are, and where."""
+def cut_to_caption(
+    lang: str,
+    title: str,
+    told: list[str],
+    limit: int = CAPTION,
+    more_in: str = words.MORE_IN_FILE,
+    file: str = STANDINGS_FILE,
+) -> str:
+    """``title`` and the first of ``told`` that fit in ``limit`` characters (a caption)
+    with a last line (``more_in``) saying how many more there are, and where."""
     kept = [title]
     size = len(title)
     for shown, line in enumerate(told):
-        more = tr(lang, words.MORE_IN_FILE, count=len(told) - shown, file=STANDINGS_FILE)
-        if size + 1 + len(line) + 1 + len(more) > CAPTION:
+        more = tr(lang, more_in, count=len(told) - shown, file=file)
+        if size + 1 + len(line) + 1 + len(more) > limit:
             return "\n".join([*kept, more])
         kept.append(line)
         size += 1 + len(line)

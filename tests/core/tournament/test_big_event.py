@@ -117,3 +117,29 @@ def test_a_small_event_is_told_whole_without_a_file() -> None:
     [picture] = told(big_event(8, played=3))
     assert isinstance(picture, Picture) and len(picture.rows) == 8
     assert len(picture.text.splitlines()) == 9 and "standings.csv" not in picture.text
+
+
+async def test_the_list_of_a_big_event_fits_a_message_and_comes_whole_as_a_file(
+    store: Store,
+) -> None:
+    """``/tournament list`` of 300 entries: the first lines a message holds (Discord's
+    2,000 characters), how many more and where, and every entry in entries.csv."""
+    service = GameService(store, clock=Clock(), seeds=seeded())
+
+    async def say(text: str, person: Person = ORGANISER) -> list[Effect]:
+        words = text.lstrip("/").split()
+        return await service.handle(Command(HALL, person, words[0], tuple(words[1:])))
+
+    await say("/tournament new Copa checkin=off")
+    for n in range(1, 301):
+        await say(f"/tournament register Los Invencibles de Ponce {n} computer computer")
+    shown = await say("/tournament list", Person("eva", "Eva", "en"))
+    [said, file] = shown
+    assert isinstance(file, File) and file.name == "entries.csv"
+    text = getattr(said, "text", "")
+    assert len(text) <= 2000
+    lines = text.splitlines()
+    assert lines[1].startswith("1. Los Invencibles de Ponce 1:")
+    assert lines[-1] == f"… and {300 - len(lines) + 2} more: the whole list is in entries.csv."
+    read = list(csv.DictReader(io.StringIO(file.data.decode())))
+    assert [r["team"] for r in read] == [f"Los Invencibles de Ponce {n}" for n in range(1, 301)]
