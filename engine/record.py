@@ -27,7 +27,9 @@ from engine.rules import Rules
 from engine.tiles import Tile
 
 FORMAT = "domino-record/1"
-_TOP_KEYS = {"format", "rules", "players", "hands"}
+# ``unfinished``: a hand the game ended in the middle of, as its room saw it (its moves,
+# no deal): kept for people to read, not replayed (docs/records.md)
+_TOP_KEYS = {"format", "rules", "players", "hands", "unfinished"}
 _HAND_KEYS = {
     "deal",
     "boneyard",
@@ -254,6 +256,13 @@ def _new_game(data: Any, make: Callable[[Rules, int], Game]) -> Game:
     unknown = set(data) - _TOP_KEYS
     if unknown:
         raise RecordError(f"unknown record field {sorted(unknown)[0]!r}")
+    unfinished = data.get("unfinished")
+    if unfinished is not None and not (
+        isinstance(unfinished, Mapping)
+        and isinstance(unfinished.get("moves"), list)
+        and not set(unfinished) & {"deal", "boneyard", "seed"}
+    ):
+        raise RecordError("unfinished is a hand's moves without its deal")
     if data.get("format", FORMAT) != FORMAT:
         raise RecordError(f"unsupported record format {data.get('format')!r}; expected {FORMAT}")
     try:

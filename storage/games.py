@@ -242,7 +242,17 @@ class GameRepository:
 
     async def record(self, game_id: int) -> dict[str, Any]:
         """The game's whole domino-record/1 record: its stored hands and its snapshot's."""
+        return (await self.with_record(game_id))[1]
+
+    async def with_record(self, game_id: int) -> tuple[GameRow, dict[str, Any]]:
+        """The game's row and its whole record, both of one reading of the row: what is
+        decided from the row (is a hand in play?) holds for the record (another process
+        may deal or move meanwhile; the hands stored apart never change once stored)."""
         row = await self.load(game_id)
+        return row, await self._record_of(row)
+
+    async def _record_of(self, row: GameRow) -> dict[str, Any]:
+        game_id = row.id
         record = dict(row.snapshot.get("record") or {})
         before = hands_stored(row.snapshot)
         if not before:

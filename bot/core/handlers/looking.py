@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.core import house_rules, opening, texts
 from bot.core.handlers.lobby import DEFAULT_PRESET, unknown_preset
 from bot.core.model import File, Reply
+from bot.core.records_seen import record_as_seen
 from bot.core.registry import handles
 from bot.core.session import Refusal, Session
 from bot.core.showing import board_as_it_is, names_of
@@ -44,17 +45,14 @@ async def score(session: Session) -> None:
 async def export(session: Session) -> None:
     """The record of a game of this room: the one in play or the latest over, or the
     one named by its id. Of a game in play, only what the room has seen: the hands
-    already finished, whole, and nothing of the hand in play (RECORD.md)."""
-    row = await exported_row(session)
+    already finished, whole, and nothing of the hand in play; of a game over in the
+    middle of a hand, that hand's moves (RECORD.md, docs/records.md)."""
+    found = await exported_row(session)
+    # read again with its record, at once: another process may deal or move meanwhile
+    row, record = await record_as_seen(session.store, session.desk, found.id)
     if row.status == "lobby":
         raise Refusal(texts.NOTHING_TO_EXPORT)
-    record = await session.store.games.record(row.id)
-    message = texts.EXPORTED
-    if row.status == "playing":
-        game = session.desk.loaded(row).game
-        if game is not None and game.hand is not None:  # the hand in play stays hidden
-            record = dict(record, hands=record["hands"][:-1])
-        message = texts.EXPORTED_SO_FAR
+    message = texts.EXPORTED_SO_FAR if row.status == "playing" else texts.EXPORTED
     data = texts.record_bytes(record)
     session.effects.append(File(f"domino-{row.id}.json", data, tr(session.lang, message)))
 

@@ -16,6 +16,7 @@ from bot.core.house_rules import yes_or_no
 from bot.core.model import Button, Effect, Elsewhere, File, Person, Place, Say
 from bot.core.names import MENTION, searched
 from bot.core.progress import finish
+from bot.core.records_seen import record_as_seen
 from bot.core.registry import TOURNAMENT_ACTIONS, handles, tournament_action
 from bot.core.saving import save as save_game
 from bot.core.session import Loaded, Refusal, Session
@@ -831,10 +832,9 @@ async def export(session: Session, event: Event | None) -> None:
         for table in event.tables:
             if table.game_id is None:
                 continue
-            row = await session.store.games.load(table.game_id)
+            row, record = await record_as_seen(session.store, session.desk, table.game_id)
             if row.status not in ("finished", "cancelled"):
                 continue  # a game in play shows nobody its hands
-            record = await session.store.games.record(table.game_id)
             name = f"round-{table.round}-table-{table.number}.json"
             archive.writestr(name, json.dumps(record, ensure_ascii=False, indent=1))
     name = f"tournament-{event.id}.zip"
