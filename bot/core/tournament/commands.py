@@ -1190,11 +1190,26 @@ async def show_log(session: Session, event: Event | None) -> None:
         session.say(words.LOG_EMPTY)
         return
     lines = [tr(session.lang, words.LOG_TITLE)]
+    names: dict[int, str] = {}
+
+    async def name_of(user_id: int | None) -> str:  # (a person forgotten has no name)
+        if user_id is None:
+            return ""
+        if user_id not in names:
+            try:
+                names[user_id] = (await session.store.people.user_by_id(user_id)).name or ""
+            except NotFound:
+                names[user_id] = ""
+        return names[user_id]
+
     for item in kept[-30:]:
         entry = logged_team(event, item)
-        bits = [item.action, entry, f"r{item.round}" if item.round else "",
+        named = await name_of(item.data.get("user")) if item.action == "judge" else ""
+        by = await name_of(item.by_user)
+        bits = [item.action, entry or named, f"r{item.round}" if item.round else "",
                 f"t{item.table_number}" if item.table_number else "",
-                "" if item.points is None else str(item.points), item.reason or ""]  # fmt: skip
+                "" if item.points is None else str(item.points), item.reason or "",
+                tr(session.lang, words.LOG_BY, name=by) if by else ""]  # fmt: skip
         lines.append(" · ".join(b for b in bits if b))
     session.effects.append(Say("\n".join(lines)))
 

@@ -217,3 +217,4 @@ NOT_BEGUN_TO_SUBSTITUTE = N_(
 )
 TABLE_FINISHED = N_("Table {table} has finished its game.")
 MORE_ENTRIES_IN_FILE = N_("… and {count} more: the whole list is in {file}.")
+LOG_BY = N_("by {name}")

@@ -62,6 +62,10 @@ async def test_only_the_organiser_judges_and_admins_run_it(store: Store) -> None
     game = club.service.desk.loaded(row).game
     assert game is not None
     assert [(a.points, a.reason) for a in game.adjustments] == [(-5, "late to the table")]
+    # the judges' log says who did what: the judge named, the penalty given
+    [said] = await club.say("Ana", "/tournament log")
+    assert "judge · Eva · by Org" in said.text, said.text
+    assert f"penalty · Bots 1 · r1 · t{table.number} · 5 · late to the table · by Eva" in said.text
 
 
 async def test_bad_input_is_answered_and_changes_nothing(store: Store) -> None:
