@@ -228,13 +228,18 @@ class GameService:
 
     # ----- questions of the doors (no room lock; storage failures are raised) ------------
 
-    async def place_of_game(self, game_id: int) -> Place | None:
-        """Where game ``game_id`` is played; None if there is no such game."""
+    async def place_of_game(self, game_id: int, platform: str) -> Place | None:
+        """Where game ``game_id`` is played, when that is on ``platform`` (the door
+        asking: an id from one platform never names another's room); None if there is no
+        such game there."""
+        if not 0 < game_id < 2**63:  # (a number from outside, not a row's id)
+            return None
         try:
             row = await self.store.games.load(game_id)
         except NotFound:
             return None
-        return await self._place_of_room(row.room_id)
+        place = await self._place_of_room(row.room_id)
+        return place if place.platform == platform else None
 
     async def rooms_in(self, platform: str, community: str) -> list[Place]:
         """The rooms of a community with a game in the lobby or in play."""

@@ -921,7 +921,9 @@ class TrustMachine(RuleBasedStateMachine):
             private = True
         place = self.places[room]
         if private and button.game_id is not None:
-            found = self.run(self.service.place_of_game(button.game_id))
+            # the door of the platform the person is on (where they saw the button) asks
+            door = self.places[seen.room].platform
+            found = self.run(self.service.place_of_game(button.game_id, door))
             if found is None:
                 return  # the adapter answers "that game is over or gone" itself
             place = self.places[self.room_of_place(found)]
@@ -994,8 +996,11 @@ class TrustMachine(RuleBasedStateMachine):
             else st.integers(1, self.max_game_id()),
             label="game id",
         )
-        found = self.run(self.service.place_of_game(game_id))
-        assert found is not None
+        platforms = sorted({p.platform for p in self.places.values()})
+        door = data.draw(st.sampled_from(platforms), label="the door pressed at")
+        found = self.run(self.service.place_of_game(game_id, door))
+        if found is None:  # another platform's game: the door answers "over or gone"
+            return
         room = self.room_of_place(found)
         name = data.draw(st.sampled_from(PEOPLE), label="who")
         action = data.draw(st.sampled_from(forged_commands()), label="action")

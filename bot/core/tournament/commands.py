@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import zipfile
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import fields, replace
@@ -56,6 +57,7 @@ CLOSE_TIMER = "tournament_close"  # registration closes by itself (closes=<minut
 # a list of entries longer than this goes as its first lines and a file (Discord's messages
 # hold 2,000 characters, Telegram's 4,096)
 LIST_LIMIT = 1900
+SCORE = re.compile(r"[0-9]{1,5}")  # a table's score a judge writes (targets go to 10,000)
 ENTRIES_FILE = "entries.csv"
 
 
@@ -1161,7 +1163,9 @@ async def correct(session: Session, event: Event | None) -> None:
     table = table_named(event, typed[0], number_of_round)
     not_their_own(session, event, None, table)
     parts = typed[1].replace("–", "-").split("-")
-    if len(parts) != 2 or not all(p.isdecimal() for p in parts):
+    # a score as a sheet has it: whole numbers up to the highest target (and no further:
+    # a number from outside never reaches storage unbounded)
+    if len(parts) != 2 or not all(SCORE.fullmatch(p) for p in parts):
         raise Refusal(words.BAD_SCORE, text=typed[1])
     score = (int(parts[0]), int(parts[1]))
     winner = None if score[0] == score[1] else (0 if score[0] > score[1] else 1)

@@ -319,7 +319,7 @@ class DiscordBot:
             return place
         if pressed.game_id is None:
             return None
-        return await self.service.place_of_game(pressed.game_id)
+        return await self.service.place_of_game(pressed.game_id, PLATFORM)
 
     async def _turn_page(
         self, interaction: discord.Interaction[Any], place: Place, pressed: Pressed

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
 from collections.abc import Callable
 from dataclasses import replace
@@ -50,6 +51,9 @@ from bot.doors.telegram.places import PLATFORM, person_of, place_of, room_of_tab
 from lang import LANGUAGES, tr
 
 log = logging.getLogger(__name__)
+# the private chat's link from the group: /start h<game>, a game number as buttons carry
+# one (anything else from outside, 4,000 digits say, is no game: it never reaches storage)
+DEEP_LINK = re.compile(r"h[0-9]{1,15}")
 
 ADMIN_SECONDS = 120  # how long an answer about admins is trusted
 # /begin instead of /start, which Telegram keeps for opening a private chat.
@@ -195,9 +199,9 @@ class TelegramBot:
         person's hand; anything else says where games are played."""
         assert self.delivery is not None
         lang = user.language_code
-        if action == "start" and args and args[0].startswith("h") and args[0][1:].isdecimal():
+        if action == "start" and args and DEEP_LINK.fullmatch(args[0]):
             try:
-                place = await self.service.place_of_game(int(args[0][1:]))
+                place = await self.service.place_of_game(int(args[0][1:]), PLATFORM)
             except StorageError:
                 await self._say_privately(user, tr(lang, core.DATABASE_DOWN))
                 return
@@ -263,13 +267,13 @@ class TelegramBot:
             # the game it names (the service refuses the rest): the room is that game's
             if pressed.game_id is None:
                 return tr(lang, texts.NO_SUCH_GAME), None
-            place = await self.service.place_of_game(pressed.game_id)
+            place = await self.service.place_of_game(pressed.game_id, PLATFORM)
         else:
             place = place_of(chat, _topic_of(message), lang)
             if pressed.game_id is not None:
                 # a button of a tournament table that plays in this group itself (no
                 # topics): it acts at that table, a room of this very group
-                table = await self.service.place_of_game(pressed.game_id)
+                table = await self.service.place_of_game(pressed.game_id, PLATFORM)
                 if table is not None and room_of_table(place, table.room):
                     place = replace(place, room=table.room)
         if place is None:

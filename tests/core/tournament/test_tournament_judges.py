@@ -78,6 +78,11 @@ async def test_bad_input_is_answered_and_changes_nothing(store: Store) -> None:
         "/tournament extend 100000", "/tournament set rounds=0", "/tournament set colour=red",
         "/tournament set format=knockout", "/tournament resume", "/tournament start",
         "/tournament register Bots 1 computer computer", "/tournament checkin",
+        # numbers from outside, past anything storage holds (issue 32, 7)
+        f"/tournament correct 1 {'9' * 30}-1", f"/tournament correct 1 1-{'7' * 4000}",
+        f"/tournament correct {'9' * 30} 1-1", f"/tournament extend {'9' * 30}",
+        f"/tournament penalty Bots 1 {'9' * 30}", f"/tournament forfeit {'9' * 30} Bots 1",
+        f"/tournament substitute 1 {'9' * 30}", f"/tournament set target={'9' * 30}",
     ):  # fmt: skip
         effects = await club.say("Org", text, admin=True)
         assert refused(effects), text

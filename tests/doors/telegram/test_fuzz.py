@@ -97,3 +97,17 @@ async def test_callback_data_never_sent_changes_nothing(game, data: str) -> None
     )
     assert answer.get("text")  # a clear word, seen by the presser only
     assert _version(process) == before
+
+
+async def test_junk_deep_links_are_answered_without_an_error(game) -> None:
+    """Issue 32, 7: a deep link with a game number no button carries (20 digits, 4,000
+    digits) is no game: the private chat gets the welcome, nothing reaches storage, no
+    ERROR line is logged."""
+    tg, process, _table = game
+    for payload in ("h" + "9" * 20, "h" + "7" * 4000, "h-1", "hx", "h"):
+        before = len(tg.sent_to(1199))
+        tg.send_message(1199, 1199, f"/start {payload}")
+        answered = await tg.wait_for(lambda b=before: tg.sent_to(1199)[b:], what=payload[:12])
+        assert "/new" in answered[-1]["text"] or "group" in answered[-1]["text"], answered
+    errors = [line for line in process.log().splitlines() if line.startswith("ERROR")]
+    assert not errors, errors
