@@ -20,6 +20,7 @@ from bot.doors.config import (
     hide_secrets_in_logs,
     last_four,
     load_settings,
+    quiet_wire,
 )
 from bot.doors.console import Console, stdin_lines
 from bot.doors.timer_loop import TimerLoop
@@ -43,6 +44,8 @@ async def main() -> int:
         level=settings.log_level.upper(), format="%(levelname)s %(name)s: %(message)s"
     )
     hide_secrets_in_logs(settings.secrets())
+    if not settings.log_wire:
+        quiet_wire(logging.getLogger().level)
     try:
         return await _run(settings)
     except Exception:  # one way out, through the log that hides the tokens

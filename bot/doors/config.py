@@ -25,7 +25,9 @@ class Settings(BaseSettings):
     # Webhook mode when the URL is set (else long polling).
     telegram_webhook_url: str = ""
     telegram_webhook_secret: str = ""
-    telegram_webhook_listen: str = "0.0.0.0"
+    # the webhook's listener: this machine only, behind the https proxy that reaches it;
+    # 0.0.0.0 (every interface) only when asked for
+    telegram_webhook_listen: str = "127.0.0.1"
     telegram_webhook_port: int = Field(default=8443, ge=1, le=65535)
     telegram_webhook_path: str = ""
     telegram_poll_interval: float = Field(default=0.0, ge=0)
@@ -43,6 +45,9 @@ class Settings(BaseSettings):
     console_name: str = Field(default="", description="who you are in the console room")
     console_language: str = "es"
     log_level: str = "WARNING"
+    # the libraries' requests and answers at DEBUG: they hold the private hands (a hand's
+    # caption, its buttons), so they are logged only when asked for (docs/deploy.md)
+    log_wire: bool = False
 
     @field_validator("shard_count", mode="before")
     @classmethod
@@ -135,9 +140,31 @@ class HideSecrets(logging.Filter):
         return True
 
 
+_HIDER = HideSecrets([])  # the one filter on every handler: the secrets known so far
+
+# The loggers of the libraries that write each request and answer at DEBUG (Telegram's
+# Bot API calls with their captions, Discord's HTTP payloads and gateway events, the HTTP
+# clients under them)
+WIRE_LOGGERS = ("telegram", "httpx", "httpcore", "discord", "aiohttp", "websockets")
+
+
 def hide_secrets_in_logs(secrets: list[str]) -> None:
     """Every handler of the root logger hides ``secrets`` (call after logging is set up;
     the libraries' loggers reach these handlers)."""
-    hider = HideSecrets(secrets)
+    hide_in_logs(*secrets)
     for handler in logging.getLogger().handlers:
-        handler.addFilter(hider)
+        if _HIDER not in handler.filters:
+            handler.addFilter(_HIDER)
+
+
+def hide_in_logs(*secrets: str) -> None:
+    """``secrets`` made while the program runs (a webhook's secret it chose) are hidden
+    from every log line from now on, as the ones it was given."""
+    _HIDER.secrets += [s for s in secrets if s and s not in _HIDER.secrets]
+
+
+def quiet_wire(level: int) -> None:
+    """The libraries' wire logs no lower than INFO (their DEBUG lines hold the private
+    hands), whatever ``level`` the rest logs at; LOG_WIRE=on leaves them at ``level``."""
+    for name in WIRE_LOGGERS:
+        logging.getLogger(name).setLevel(max(level, logging.INFO))

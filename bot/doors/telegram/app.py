@@ -41,7 +41,7 @@ from bot import core
 from bot.core import Command, Effect, GameService, Hand, Place, Popup, Posts, StorageError
 from bot.doors import texts
 from bot.doors.buttons import PAGE, TELEGRAM, Pressed
-from bot.doors.config import Settings
+from bot.doors.config import Settings, hide_in_logs
 from bot.doors.delivery import Delivery
 from bot.doors.patience import pause_or_stop
 from bot.doors.telegram.delivery import telegram_delivery
@@ -122,12 +122,16 @@ class TelegramBot:
         settings = self.settings
         allowed = ["message", "callback_query", "my_chat_member"]
         if settings.telegram_webhook_url:
+            # a secret made here is as secret as one given: hidden in every log line
+            # (the library logs setWebhook's parameters at DEBUG) before it is used
+            secret = settings.telegram_webhook_secret or secrets.token_urlsafe(32)
+            hide_in_logs(secret)
             await updater.start_webhook(
                 listen=settings.telegram_webhook_listen,
                 port=settings.telegram_webhook_port,
                 url_path=settings.telegram_webhook_path,
                 webhook_url=settings.telegram_webhook_url,
-                secret_token=settings.telegram_webhook_secret or secrets.token_urlsafe(32),
+                secret_token=secret,
                 allowed_updates=allowed,
             )
         else:

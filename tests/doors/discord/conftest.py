@@ -37,6 +37,8 @@ async def bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
     assert "Traceback" not in process.log(), process.log()
     assert not leaked_tiles(fake)  # nothing in the channel ever showed a hidden tile
     assert not public_moves(fake)  # nor a hand's buttons
+    # nor its log, read at DEBUG (issue 32, 5: discord.py logs each payload there)
+    assert "Your tiles" not in process.log()
 
 
 @pytest.fixture

@@ -381,8 +381,8 @@ class _Service:
         self.commands.append(command)
         return self.answer
 
-    async def place_of_game(self, game_id: int) -> Place | None:
-        return GAME_ROOM if game_id == 7 else None
+    async def place_of_game(self, game_id: int, platform: str) -> Place | None:
+        return GAME_ROOM if game_id == 7 and platform == GAME_ROOM.platform else None
 
 
 class _Delivery:

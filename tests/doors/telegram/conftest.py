@@ -25,3 +25,5 @@ async def bot(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
     yield process
     await process.stop()
     assert not process.tracebacks(), process.tracebacks()
+    # no private hand in its log, read at DEBUG (issue 32, 5)
+    assert "Your tiles" not in process.log()

@@ -32,8 +32,8 @@ class Service:
         self.commands: list[Command] = []
         self.effects = effects or []
 
-    async def place_of_game(self, game_id: int) -> Place | None:
-        return ROOM if game_id < 1000 else None
+    async def place_of_game(self, game_id: int, platform: str) -> Place | None:
+        return ROOM if game_id < 1000 and platform == ROOM.platform else None
 
     async def handle(self, command: Command) -> list[Effect]:
         self.commands.append(command)

@@ -476,16 +476,20 @@ async def test_export_during_a_game_holds_its_finished_hands_only(tg, bot, tmp_p
         await table.play_out(limit=1)  # "Next hand" once the pause is over
     during = await exported(tg, table, "Carla")  # during the second hand
     await table.say("Ana", "/cancel")  # the game is over (sooner than playing to 100)
-    whole = await exported(tg, table, "Carla")  # all of it
-    assert len(whole["hands"]) == 2  # type: ignore[arg-type]
-    assert during["hands"] == whole["hands"][:1]  # type: ignore[index]
+    whole = await exported(tg, table, "Carla")  # all the room saw of it
+    # the finished hand whole; the second, cancelled in play, as the room saw it: its
+    # moves, none of its hidden tiles (issue 32, 2)
+    assert during["hands"] == whole["hands"]  # type: ignore[index]
+    unfinished = whole["unfinished"]  # type: ignore[index]
+    assert isinstance(unfinished["moves"], list)
+    assert not {"deal", "boneyard", "seed"} & set(unfinished)
     path = tmp_path / "record.json"
     path.write_text(json.dumps(whole))
     replay = subprocess.run(
         [sys.executable, "-m", "engine", "replay", str(path)], capture_output=True, timeout=60
     )
     assert replay.returncode == 0, replay.stderr.decode()
-    assert len(json.loads(replay.stdout)["hands"]) == 2
+    assert len(json.loads(replay.stdout)["hands"]) == 1  # the unfinished hand is not replayed
 
 
 async def test_a_move_not_shown_before_a_crash_is_shown_after_it_once(tg, tmp_path) -> None:
