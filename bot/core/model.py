@@ -102,6 +102,9 @@ class Say:
     private: Person | None = None  # only this person sees it (ephemeral or DM)
     mention: tuple[Person, ...] = ()  # people called by name (the player to move)
     buttons: tuple[Button, ...] = ()
+    # an answer to a reading command (bot/core/reading.py): the game's messages queued
+    # after it in its room go first
+    aside: bool = False
 
 
 @dataclass(frozen=True)
@@ -199,6 +202,7 @@ class Picture:
     header: tuple[str, ...] = ()
     rows: tuple[tuple[str, ...], ...] = ()
     name: str = "leaderboard.png"
+    aside: bool = False  # as Say's
 
 
 @dataclass(frozen=True)

@@ -116,6 +116,9 @@ class Spec:
     # on Discord a command of its own (/tournament), not a subcommand of /domino (a group
     # holds 25 at most)
     alone: bool = False
+    # it only shows something (the rules, the score...): a person's answers in the room
+    # are a few a minute, the rest go to them alone (bot/core/reading.py)
+    reading: bool = False
     handler: Handler | None = field(default=None, compare=False)
 
 
@@ -253,17 +256,18 @@ _ALL = (
     Spec("next", N_("cmd:next"), N_("Deal the next hand"), who=Who.SEATED, needs=Needs.PLAYING,
          move=True, style=Style.PRIMARY, menu=False),
     Spec("board", N_("cmd:board"), N_("Post the board again"), needs=Needs.PLAYING),
-    Spec("score", N_("cmd:score"), N_("The score sheet"), needs=Needs.PLAYING),
+    Spec("score", N_("cmd:score"), N_("The score sheet"), needs=Needs.PLAYING, reading=True),
     Spec("cancel", N_("cmd:cancel"), N_("End the game with no result"), who=Who.CREATOR,
          needs=Needs.GAME, style=Style.DANGER,
          denied=N_("Only the player who opened the game, or a room admin, can cancel it.")),
     Spec("top", N_("cmd:top"), N_("The leaderboard: /top [game] [week|month|all]"),
          options=(PRESET, Option("period", N_("opt:period"), N_("Which period"),
-                                 choices=_periods))),
+                                 choices=_periods)), reading=True),
     Spec("stats", N_("cmd:stats"), N_("A player's record"),
          options=(Option("player", N_("opt:player"), N_("Whose record"), Kind.PERSON),
-                  Option("who", N_("opt:who"), N_("Or their name or @username"), length=100))),
-    Spec("rules", N_("cmd:rules"), N_("The rules of a game"), options=(PRESET,)),
+                  Option("who", N_("opt:who"), N_("Or their name or @username"), length=100)),
+         reading=True),
+    Spec("rules", N_("cmd:rules"), N_("The rules of a game"), options=(PRESET,), reading=True),
     Spec("settings", N_("cmd:settings"), N_("The room's settings (admins)"), who=Who.ADMIN,
          options=(Option("name", N_("opt:name"), N_("Which setting"), choices=_settings),
                   Option("value", N_("opt:value"), N_("Its new value"), length=OPTIONS_LENGTH,
@@ -275,7 +279,7 @@ _ALL = (
                   Option("value", N_("opt:value"), N_("Its new value"), length=40,
                          complete="value"))),
     Spec("export", N_("cmd:export"), N_("The game record, as a file")),
-    Spec("help", N_("cmd:help"), N_("What can be done now")),
+    Spec("help", N_("cmd:help"), N_("What can be done now"), reading=True),
     Spec("forget", N_("cmd:forget"), N_("Forget my name"), style=Style.DANGER),
     Spec("tournament", N_("cmd:tournament"),
          N_("Club tournaments: /tournament [what] [details]"),

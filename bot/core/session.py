@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.core.model import Command, Effect, Person, Place, Popup, Reply, Say
 from bot.core.names import clean_name
+from bot.core.reading import ReadingBudget
 from bot.core.seats import Seat, seats_from
 from engine.game import Game
 from engine.record import load, resume
@@ -107,6 +108,8 @@ class Desk:
     # tables play in rooms of their own, each under its room's lock); taken after a room's
     # lock, never before. Other processes: the tournament row's version.
     tournament_locks: dict[int, ReentrantLock] = field(default_factory=dict)
+    # each person's public answers to reading commands in each room, this last minute
+    reading: ReadingBudget = field(default_factory=ReadingBudget)
 
     def tournament_lock(self, community_id: int) -> ReentrantLock:
         return self.tournament_locks.setdefault(community_id, ReentrantLock())

@@ -3,7 +3,8 @@ or rate-limited room never holds up another. A room can have lanes besides its o
 per person, for their private messages), each with its worker: a group whose minute is
 full does not hold up a player's hand. A board followed by a newer board of the
 same game is skipped, so a run of computer moves costs one edit: the moves it told are
-handed on to the newer board (``merge``), never dropped; a board that ends a hand is
+handed on to the newer board (``merge``), never dropped; answers set aside (a reading
+command's, ``aside``) wait behind any other message queued after them; a board that ends a hand is
 never skipped (it stays as the hand's picture). So is a private hand followed by a newer
 one of the same person and game (under a 429 a stale hand would otherwise arrive late,
 with buttons that no longer play). Shared by the platform adapters; each says how one
@@ -50,10 +51,23 @@ class Outbox(Generic[T]):
         # the room, whatever else the place says (a press in a private chat names the
         # game's room without its name): one room, one worker
         key = (place.platform, place.community, place.room, lane)
-        self._queues.setdefault(key, deque()).extend((place, item) for item in items)
+        queue = self._queues.setdefault(key, deque())
+        for item in items:
+            if self._aside(item):
+                queue.append((place, item))
+                continue
+            # the game's messages go before the answers set aside still waiting (a
+            # flood of /rules never holds up a move's board)
+            at = len(queue)
+            while at and self._aside(queue[at - 1][1]):
+                at -= 1
+            queue.insert(at, (place, item))
         worker = self._workers.get(key)
         if worker is None or worker.done():
             self._workers[key] = asyncio.create_task(self._drain(key))
+
+    def _aside(self, item: T) -> bool:
+        return bool(getattr(self._effect_of(item), "aside", False))
 
     async def idle(self) -> None:
         """Wait until everything queued has gone out (tests, shutdown)."""

@@ -144,3 +144,22 @@ async def test_a_hand_superseded_before_it_went_out_is_not_sent() -> None:
     held.set()
     await box.idle()
     assert sent == ["hand 1:7:4", "first", "hand 2:42:3", "between", "hand 1:42:5"]
+
+
+async def test_the_games_messages_go_before_answers_set_aside() -> None:
+    """Issue 32, 6: a flood of /rules answered in the room waits behind the move's board
+    and its turn call queued after it; among themselves each kind keeps its order."""
+    platform = Platform()
+    asides: list[Effect] = [Say(f"rules {n}", aside=True) for n in range(5)]
+    await deliver(
+        platform,
+        (ROOM, asides[:3]),
+        (ROOM, [board(1), Say("Beto, your turn")]),
+        (ROOM, asides[3:]),
+        (ROOM, [board(2, game=1), Say("after")]),
+    )
+    # (board 1 gives way to board 2, the newer board of its game, as always)
+    assert [t for _, t in platform.sent] == [
+        "Beto, your turn", "board 2", "after", "rules 0", "rules 1", "rules 2", "rules 3",
+        "rules 4",
+    ]  # fmt: skip
