@@ -18,6 +18,7 @@ nothing else of the core (an import-linter contract in pyproject.toml holds them
 
 from __future__ import annotations
 
+from bot.core.bounded import Bounded
 from bot.core.describe import describe_table
 from bot.core.model import (
     THEMES,
@@ -68,6 +69,7 @@ __all__ = [
     "STALE",
     "THEMES",
     "Board",
+    "Bounded",
     "Button",
     "Command",
     "Effect",

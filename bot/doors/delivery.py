@@ -262,6 +262,11 @@ class Delivery(Generic[Origin]):
             await self._tell(place, hand.person, hand.game_id)
         elif hand.buttons:  # a hand to act on went out: a restart need not send it
             await self.posts.hand_shown(place, hand.game_id, hand.move_number)
+            if not await self.posts.hand_current(place, hand.game_id, hand.move_number):
+                # it went out late (the platform made it wait, a 429 retried inside its
+                # library) and a move was made meanwhile: its buttons go at once
+                log.info("%s: a hand of move %d bared, late", platform.name, hand.move_number)
+                await platform.bare_hand(hand)
 
     async def _lobby(self, place: Place, lobby: Lobby, origin: Origin | None) -> None:
         self._posted(place, await self.platform.lobby(place, lobby, origin))

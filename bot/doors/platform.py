@@ -100,6 +100,10 @@ class Platform(ABC, Generic[Origin]):
     async def hand(self, place: Place, hand: Hand, png: bytes, origin: Origin | None) -> bool:
         """The hand to its person privately; False when it did not reach them."""
 
+    async def bare_hand(self, hand: Hand) -> None:
+        """``hand`` went out (its latest message to its person) after a move overtook it:
+        its buttons go at once, as they no longer play. Nothing where a hand has none."""
+
     @abstractmethod
     async def picture(
         self, place: Place, picture: Picture, png: bytes, origin: Origin | None

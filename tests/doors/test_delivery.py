@@ -251,6 +251,37 @@ async def test_a_hand_the_game_moved_past_is_not_sent() -> None:
     assert len(fake.log) == 3
 
 
+async def test_a_hand_that_went_out_after_a_move_loses_its_buttons() -> None:
+    """Issue 32, 9: the platform held the hand of move 2 back (a 429 its library retried)
+    and a move was made meanwhile, from the same hand asked for again: once it is out, its
+    buttons go at once. A hand that went out in its moment keeps them."""
+
+    class Late(Fake):
+        def __init__(self, posts: FakePosts) -> None:
+            super().__init__()
+            self.posts = posts
+
+        async def hand(self, place: Place, hand: Hand, png: bytes, origin: str | None) -> bool:
+            sent = await super().hand(place, hand, png, origin)
+            if hand.text == "hand 2":  # while it waited, the game moved on
+                self.posts.plies[hand.game_id] = 3
+            return sent
+
+        async def bare_hand(self, hand: Hand) -> None:
+            self.log.append(("bare_hand", hand.person.name, hand.text))
+
+    posts = FakePosts(plies={1: 2})
+    fake = Late(posts)
+    delivery = Delivery(fake, posts)
+    await deliver(delivery, hand(2))
+    await deliver(delivery, hand(3, BETO))
+    assert [e for e in fake.log if e[0] in ("hand", "bare_hand")] == [
+        ("hand", "Ana", "hand 2", "None"),
+        ("bare_hand", "Ana", "hand 2"),
+        ("hand", "Beto", "hand 3", "None"),
+    ]
+
+
 async def test_a_person_is_told_once_per_game_to_open_their_private_messages() -> None:
     fake = Fake(closed=("11",))
     delivery = Delivery(fake, FakePosts())

@@ -36,6 +36,7 @@ import discord
 from bot import core
 from bot.core import (
     Board,
+    Bounded,
     Effect,
     File,
     Hand,
@@ -70,6 +71,9 @@ DM_RETRY_SECONDS = 600
 _MARKUP = re.compile(r"<(?=(?:@[!&]?|#|/[^>\n]*:|a?:\w*:|t:)\d)")
 _ESCAPED_CHANNEL = re.compile(r"\\<#(\d+)>")  # a channel's mention as plain() leaves it
 THREAD_NAME = 100  # Discord's limit on a thread's name
+# the latest hand message of each (game, person) kept, to bare one that went out late:
+# the people playing at once in one process, with room to spare
+HANDS_KEPT = 20_000
 
 
 class DiscordDelivery(Delivery[Interaction]):
@@ -117,6 +121,8 @@ class DiscordPart(Platform[Interaction]):
         self._lobbies: dict[int, tuple[int, int]] = {}  # channel id: (game, its lobby message)
         self._warned: set[int] = set()  # interactions told that the channel is closed to us
         self._threads: set[int] = set()  # threads opened here for tournament tables
+        # (game, person): the message of their latest hand, to bare if it went out late
+        self._hands: Bounded[tuple[int, str], Any] = Bounded(HANDS_KEPT)
 
     def forget_room(self, channel_id: int) -> None:
         self._passing.pop(channel_id, None)
@@ -229,7 +235,7 @@ class DiscordPart(Platform[Interaction]):
         if _acted(origin, person):
             await self.ephemeral(origin, say.text, view=view)
             return True
-        return await self._direct(person, say.text, view=view)
+        return await self._direct(person, say.text, view=view) is not None
 
     async def ask_to_open(self, place: Place, person: Person, game_id: int | None) -> str | None:
         """Once per game and person: a room message calling them to press "My hand" (a
@@ -250,16 +256,29 @@ class DiscordPart(Platform[Interaction]):
         key = (hand.game_id, hand.person.platform_id)
         if hand.asked and _acted(origin, hand.person):
             self.asked_for_hand(hand)
-            await self.ephemeral(origin, hand.text, png, "hand.png", view)
+            self._hands.put(key, await self.ephemeral(origin, hand.text, png, "hand.png", view))
             return True
         if key not in self._closed:
-            if await self._direct(hand.person, hand.text, png, "hand.png", view):
+            sent = await self._direct(hand.person, hand.text, png, "hand.png", view)
+            if sent is not None:
+                self._hands.put(key, sent)
                 return True
             self._closed[key] = self.clock()
         if _acted(origin, hand.person):  # the person who acted: the hand, for them only
-            await self.ephemeral(origin, hand.text, png, "hand.png", view)
+            self._hands.put(key, await self.ephemeral(origin, hand.text, png, "hand.png", view))
             return True
         return False
+
+    async def bare_hand(self, hand: Hand) -> None:
+        """The hand's message (a direct message, or an answer only its person sees) loses
+        its buttons: it went out late, after a move."""
+        sent = self._hands.get((hand.game_id, hand.person.platform_id))
+        if sent is None:
+            return
+        try:
+            await _call(lambda: sent.edit(view=None))
+        except discord.HTTPException as error:
+            log.info("discord: a late hand kept its buttons: %s", error.status)
 
     def asked_for_hand(self, hand: Hand) -> None:
         """``hand``'s person pressed "My hand" (or ran /domino hand) and sees it: their
@@ -315,15 +334,15 @@ class DiscordPart(Platform[Interaction]):
         data: bytes | None = None,
         name: str = "picture.png",
         view: discord.ui.View | None = None,
-    ) -> bool:
-        """A direct message; False when the person's direct messages are closed."""
+    ) -> discord.Message | None:
+        """A direct message; None when the person's direct messages are closed."""
         user_id = int(person.platform_id)
         try:
             channel = self._dms.get(user_id)
             if channel is None:
                 channel = await _call(lambda: self.client.create_dm(discord.Object(user_id)))
                 self._dms[user_id] = channel
-            await _call(
+            sent = await _call(
                 lambda: channel.send(
                     plain(text)[:TEXT],
                     file=_file(data, name) if data is not None else discord.utils.MISSING,
@@ -334,8 +353,8 @@ class DiscordPart(Platform[Interaction]):
         except discord.Forbidden as error:
             if error.code != DMS_CLOSED:
                 log.warning("discord: no direct message to %s: %s", user_id, error.code)
-            return False
-        return True
+            return None
+        return sent
 
     # ----- tournament tables -----------------------------------------------------------
 
@@ -388,16 +407,18 @@ class DiscordPart(Platform[Interaction]):
         png: bytes | None = None,
         name: str = "picture.png",
         view: discord.ui.View | None = None,
-    ) -> None:
-        """An answer only the person who acted sees (the interaction's follow-up)."""
+    ) -> Any:
+        """An answer only the person who acted sees (the interaction's follow-up); the
+        message, to edit later."""
         self._answered.add(interaction.id)
-        await _call(
+        return await _call(
             lambda: interaction.followup.send(
                 plain(text)[:TEXT] or "·",
                 ephemeral=True,
                 file=_file(png, name) if png is not None else discord.utils.MISSING,
                 view=view or discord.utils.MISSING,
                 allowed_mentions=mentioning(),
+                wait=True,
             )
         )
 

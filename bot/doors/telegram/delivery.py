@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 
-from bot.core import Board, File, Hand, Lobby, Person, Picture, Place, Posts, Say
+from bot.core import Board, Bounded, File, Hand, Lobby, Person, Picture, Place, Posts, Say
 from bot.doors import texts
 from bot.doors.delivery import Delivery
 from bot.doors.platform import Platform
@@ -40,6 +40,9 @@ CAPTION = 1024  # Telegram's limit on a photo's caption
 TEXT = 4096  # and on a message
 TRIES = 6  # attempts at one call through 429s and network errors
 TOPIC_NAME = 128  # Telegram's limit on a forum topic's name
+# the latest hand message of each (game, person) kept, to bare one that went out late:
+# the people playing at once in one process, with room to spare (about 80 bytes each)
+HANDS_KEPT = 20_000
 
 
 def pause_for(error: Exception, attempt: int) -> Pause | None:
@@ -69,6 +72,8 @@ class TelegramPlatform(Platform[None]):
         # service remembers (a restarted bot edits the same message)
         self.posts = posts
         self._usernames: dict[int, str | None] = {}  # chat id: its public @username, if any
+        # (game, person): the message of their latest hand, to bare if it went out late
+        self._hands: Bounded[tuple[int, str], int] = Bounded(HANDS_KEPT)
 
     def room_key(self, place: Place) -> str:
         return str(chat_of(place)[0])
@@ -169,15 +174,18 @@ class TelegramPlatform(Platform[None]):
 
     async def _bare(self, place: Place, message_id: int) -> None:
         """An old lobby's buttons taken away (its text stays)."""
+        await self._bare_in(chat_of(place)[0], message_id, "an old lobby")
+
+    async def _bare_in(self, chat: int, message_id: int, what: str) -> None:
         try:
             await self._call(
                 self.bot.edit_message_reply_markup,
-                chat_id=chat_of(place)[0],
+                chat_id=chat,
                 message_id=message_id,
                 reply_markup=None,
             )
         except TelegramError as error:
-            log.info("telegram: an old lobby kept its buttons: %s", type(error).__name__)
+            log.info("telegram: %s kept its buttons: %s", what, type(error).__name__)
 
     async def private_text(self, place: Place, person: Person, say: Say, origin: None) -> bool:
         try:
@@ -225,7 +233,7 @@ class TelegramPlatform(Platform[None]):
 
     async def hand(self, place: Place, hand: Hand, png: bytes, origin: None) -> bool:
         try:
-            await self._call(
+            sent = await self._call(
                 self.bot.send_photo,
                 chat_id=int(hand.person.platform_id),
                 photo=png,
@@ -235,7 +243,13 @@ class TelegramPlatform(Platform[None]):
             )
         except Forbidden:
             return False
+        self._hands.put((hand.game_id, hand.person.platform_id), sent.message_id)
         return True
+
+    async def bare_hand(self, hand: Hand) -> None:
+        message_id = self._hands.get((hand.game_id, hand.person.platform_id))
+        if message_id is not None:
+            await self._bare_in(int(hand.person.platform_id), message_id, "a late hand")
 
     async def picture(self, place: Place, picture: Picture, png: bytes, origin: None) -> None:
         await self._call(

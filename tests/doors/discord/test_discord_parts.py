@@ -6,6 +6,7 @@ autocomplete from the person's legal moves, and the settings."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from types import SimpleNamespace
 
 import discord
@@ -542,12 +543,14 @@ class _Channel:
             self.sent.append({"refused": content})
             raise _Closed()
         self.sent.append({"content": content, **options})
-        return SimpleNamespace(id=900 + len(self.sent))
+        return self.get_partial_message(900 + len(self.sent))
 
     def get_partial_message(self, message_id: int) -> object:
         channel = self
 
         class Message:
+            id = message_id
+
             async def edit(self, **options: object) -> None:
                 channel.sent.append({"edited": message_id, **options})
 
@@ -587,6 +590,15 @@ class _Posts:
 
     async def board_shown(self, place: Place, move_number: int) -> None:
         self.shown_at.append((place, move_number))
+
+    async def hand_shown(self, place: Place, game_id: int, move_number: int) -> None:
+        return None
+
+    async def hand_current(self, place: Place, game_id: int, move_number: int) -> bool:
+        # the game's moves so far: a hand offered before the last is no longer current
+        return self.plies <= move_number
+
+    plies = 0
 
 
 def _delivery(monkeypatch: pytest.MonkeyPatch) -> tuple[DiscordDelivery, _Client, _Posts]:
@@ -648,3 +660,30 @@ async def test_every_board_shown_is_recorded_with_its_move_number(monkeypatch) -
         allowed = sent["allowed_mentions"]
         assert isinstance(allowed, discord.AllowedMentions)
         assert allowed.to_dict() == {"parse": [], "users": []}
+
+
+async def test_a_direct_message_hand_that_went_out_after_a_move_loses_its_buttons(
+    monkeypatch,
+) -> None:
+    """Issue 32, 9: discord.py held the direct message back (a 429 it retried itself) and
+    Beto played meanwhile from the hand he asked for: once the message is out, its
+    buttons go at once (the message edited with no view)."""
+    delivery, client, posts = _delivery(monkeypatch)
+    client.dm.closed = False
+    button = Button("6-4", "play", 7, 3, move="6-4")
+    late = replace(_hand(7, 3), buttons=(button,))
+    sending = client.dm.send
+
+    async def held_back(content: str = "", **options: object) -> object:
+        posts.plies = 4  # the move was made while the message waited
+        return await sending(content, **options)
+
+    client.dm.send = held_back  # type: ignore[method-assign]
+    await _deliver(delivery, late)
+    [sent, edited] = client.dm.sent
+    assert sent["content"] == "Your tiles: 6-4" and sent["view"] is not None
+    assert edited == {"edited": 901, "view": None}
+    # a hand that goes out in its moment keeps its buttons
+    client.dm.send = sending  # type: ignore[method-assign]
+    await _deliver(delivery, replace(_hand(7, 5), buttons=(button,)))
+    assert "edited" not in client.dm.sent[-1]
