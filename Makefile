@@ -25,6 +25,8 @@ bench: $(VENV)/.bench
 	$(BIN)/python bench/service.py
 	$(BIN)/python bench/saves.py  # a move at hand 1 and at hand 2,000
 	$(BIN)/python bench/tournament.py  # pairing and standings at 100 to 2,000 entries
+	$(BIN)/python bench/flood.py  # a move's board under a flood of /rules
+	$(BIN)/python bench/caches.py  # memory with 50,000 people in 5,000 rooms
 	$(BIN)/python -m pytest -m slow -s -p no:cacheprovider tests  # 1,000 games under faults
 	$(BIN)/python bench/ai.py
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
+from bot.core.bounded import Bounded
 from bot.core.model import Place, Post, TableTold
 from storage.database import utcnow
 from storage.store import Store
@@ -28,6 +29,7 @@ HAND = "hand"  # the move the latest hand with moves to make went out at (a rest
 # by the timer of this kind (bot/core/tournament/tables.py), in whichever process fires it
 # (one that stopped meanwhile leaves it to the next).
 OPEN_TIMER = "table"
+ROOM_IDS_KEPT = 20_000  # about 200 bytes each
 
 
 class Posts:
@@ -36,7 +38,8 @@ class Posts:
     def __init__(self, store: Store, clock: Callable[[], datetime] = utcnow) -> None:
         self._store = store
         self._clock = clock
-        self._rooms: dict[tuple[str, str, str], int] = {}  # a place: storage's room id
+        # a place: storage's room id, the most recently used kept (one forgotten is read)
+        self._rooms: Bounded[tuple[str, str, str], int] = Bounded(ROOM_IDS_KEPT)
 
     async def room_id(self, place: Place) -> int:
         """Storage's id of the room at ``place`` (made on first sight; ids never change)."""
@@ -48,7 +51,7 @@ class Posts:
                 place.platform, place.community, now, place.community_name, place.locale
             )
             found = (await people.room(community.id, place.room, now)).id
-            self._rooms[key] = found
+            self._rooms.put(key, found)
         return found
 
     # ----- the board ---------------------------------------------------------------------

@@ -20,7 +20,8 @@ from bot.core.model import Effect, Person, Picture, Say
 READS_PER_MINUTE = 3
 WINDOW = timedelta(minutes=1)
 # people remembered at once: the oldest seen is forgotten past this (it only costs them
-# a fresh budget); 10,000 windows of 3 stamps are about 3 MB
+# a fresh budget); 10,000 windows (a deque of up to 3 stamps each) took about 10 MB in
+# bench/caches.py
 PEOPLE_KEPT = 10_000
 
 Key = tuple[int, str]  # room id, person's platform id

@@ -14,6 +14,7 @@ import logging
 import os
 import secrets
 from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -64,7 +65,7 @@ class GameService:
         self.clock = clock
         self.holder = holder or f"pid-{os.getpid()}-{secrets.token_hex(3)}"
         self.desk = Desk(store, seeds)  # each hand's deal from ``seeds`` (tests seed it)
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks = RoomLocks()  # one command at a time in each room of this process
         self._settled_at: datetime | None = None  # when unwritten results were last looked for
         self._expired_on: object = None  # the day results older than a year were last taken out
 
@@ -110,8 +111,7 @@ class GameService:
         """Under the room's lock: run the command, again on the game read afresh after a
         lost race (or a refusal made on the game as remembered)."""
         session = await open_session(command, self.desk, self.clock())
-        lock = self._locks.setdefault(session.room.id, asyncio.Lock())
-        async with lock:
+        async with self._locks.hold(session.room.id):
             for _ in range(TRIES):
                 session.effects, session.reported, session.trusted = [], [], False
                 session.held, session.seat = None, None
@@ -299,6 +299,30 @@ class GameService:
         room = await self.store.people.room_by_id(room_id)
         community = await self.store.people.community_by_id(room.community_id)
         return Place(community.platform, community.platform_id, room.platform_id)
+
+
+class RoomLocks:
+    """A lock per room while a command holds it or waits for it, and none after: kept
+    only in use, so as many as the commands running at once (issue 32, 8)."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._users: dict[int, int] = {}  # room: the commands holding or waiting
+
+    @asynccontextmanager
+    async def hold(self, room_id: int) -> AsyncIterator[None]:
+        lock = self._locks.setdefault(room_id, asyncio.Lock())
+        self._users[room_id] = self._users.get(room_id, 0) + 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self._users[room_id] -= 1
+            if not self._users[room_id]:
+                del self._users[room_id], self._locks[room_id]
+
+    def __len__(self) -> int:
+        return len(self._locks)
 
 
 def _timer_command(timer: Timer, place: Place) -> Command:

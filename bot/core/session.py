@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from bot.core.bounded import Bounded
 from bot.core.model import Command, Effect, Person, Place, Popup, Reply, Say
 from bot.core.names import clean_name
 from bot.core.reading import ReadingBudget
@@ -25,6 +26,10 @@ from storage.people import Community, Room, User
 from storage.store import Store
 
 ROOM_SECONDS = 30  # how long a room's settings are trusted from memory
+# the most recently used kept in each process's memory (Desk)
+COMMUNITIES_KEPT = 5_000
+ROOMS_KEPT = 10_000
+USERS_KEPT = 20_000
 # Who the service itself acts as (timers, a room that is gone). Only commands made with
 # this very object may be internal ones: a press or a forged button saying "timer" is not.
 SYSTEM = Person("~system", "system", admin=True)
@@ -98,10 +103,19 @@ class Desk:
 
     store: Store
     seeds: Callable[[], int]
-    communities: dict[tuple[str, str], Community] = field(default_factory=dict)
-    rooms: dict[tuple[int, str], tuple[Room, datetime]] = field(default_factory=dict)
-    users: dict[tuple[str, str], User] = field(default_factory=dict)
-    handles: dict[tuple[str, str], str | None] = field(default_factory=dict)
+    # what was read of the people and places that came by, most recently used kept (issue
+    # 32, 8: a process serving many groups never grows for ever; one forgotten is read
+    # again): about 1 KB a room or a person, so some 40 MB at most
+    communities: Bounded[tuple[str, str], Community] = field(
+        default_factory=lambda: Bounded(COMMUNITIES_KEPT)
+    )
+    rooms: Bounded[tuple[int, str], tuple[Room, datetime]] = field(
+        default_factory=lambda: Bounded(ROOMS_KEPT)
+    )
+    users: Bounded[tuple[str, str], User] = field(default_factory=lambda: Bounded(USERS_KEPT))
+    handles: Bounded[tuple[str, str], str | None] = field(
+        default_factory=lambda: Bounded(USERS_KEPT)
+    )
     games: dict[int, tuple[int, Game]] = field(default_factory=dict)  # id: (version, game)
     rows: dict[int, GameRow] = field(default_factory=dict)  # room id: its active game's row
     # a community's tournament is changed by one command at a time in this process (its
@@ -154,18 +168,18 @@ class Desk:
             community = await people.community(
                 place.platform, place.community, now, place.community_name, place.locale
             )
-            self.communities[key] = community
+            self.communities.put(key, community)
         cached = self.rooms.get((community.id, place.room))
         if cached is None or now - cached[1] > timedelta(seconds=ROOM_SECONDS):
             room = await people.room(community.id, place.room, now)
-            self.rooms[(community.id, place.room)] = (room, now)
+            self.rooms.put((community.id, place.room), (room, now))
         else:
             room = cached[0]
         return community, room
 
     def room_changed(self, community_id: int, room: Room, now: datetime) -> None:
         """``room`` as this process just wrote it (its settings)."""
-        self.rooms[(community_id, room.platform_id)] = (room, now)
+        self.rooms.put((community_id, room.platform_id), (room, now))
 
     def forget_user(self, platform: str, platform_id: str) -> None:
         """The user was forgotten: read them afresh when next seen."""
@@ -182,8 +196,8 @@ class Desk:
             user = await self.store.people.user(
                 platform, person.platform_id, person.name, now, handle=person.handle
             )
-            self.users[key] = user
-            self.handles[key] = person.handle
+            self.users.put(key, user)
+            self.handles.put(key, person.handle)
         return user
 
 

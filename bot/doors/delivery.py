@@ -39,6 +39,7 @@ from typing import Any, Generic
 from bot.core import (
     RELEASED,
     Board,
+    Bounded,
     Effect,
     Elsewhere,
     File,
@@ -59,6 +60,8 @@ from bot.doors.platform import Origin, Platform
 from bot.doors.turn_calls import fold_turn_calls
 
 log = logging.getLogger(__name__)
+ROOMS_KEPT = 20_000  # rooms whose board's depth is followed in memory, most recent first
+TOLD_KEPT = 50_000  # (game, person) told to open their private messages, about 100 B each
 
 
 def texts_within(
@@ -100,29 +103,31 @@ class Depth:
     def __init__(self, limit: int, numbered: bool) -> None:
         self.limit = limit
         self.numbered = numbered
-        self._latest: dict[str, int] = {}  # numbered: the newest message id seen
-        self._since: dict[str, int] = {}  # else: messages seen since the board
+        # per room, the most recently active kept (a room forgotten counts from its next
+        # board): about 100 bytes a room
+        self._latest: Bounded[str, int] = Bounded(ROOMS_KEPT)  # numbered: newest id seen
+        self._since: Bounded[str, int] = Bounded(ROOMS_KEPT)  # else: seen since the board
 
     def seen(self, key: str, message_id: str | int | None = None) -> None:
         """A message went by in ``key``'s room (other than the board)."""
         if self.numbered:
-            if message_id is not None and int(message_id) > self._latest.get(key, 0):
-                self._latest[key] = int(message_id)
+            if message_id is not None and int(message_id) > (self._latest.get(key) or 0):
+                self._latest.put(key, int(message_id))
         elif key in self._since:
-            self._since[key] += 1
+            self._since.put(key, (self._since.get(key) or 0) + 1)
 
     def posted(self, key: str, message_id: str) -> None:
         """The board was posted anew as ``message_id``."""
         if self.numbered:
             self.seen(key, message_id)
         else:
-            self._since[key] = 0
+            self._since.put(key, 0)
 
     def buried(self, key: str, message_id: str) -> bool:
         """Whether the board ``message_id`` is out of view."""
         if self.numbered:
-            return self._latest.get(key, 0) - int(message_id) > self.limit
-        return self._since.get(key, 0) > self.limit
+            return (self._latest.get(key) or 0) - int(message_id) > self.limit
+        return (self._since.get(key) or 0) > self.limit
 
     def forget(self, key: str) -> None:
         self._latest.pop(key, None)
@@ -133,18 +138,20 @@ class Told:
     """Who was told once in a game (how to open their private messages)."""
 
     def __init__(self) -> None:
-        self._told: set[tuple[int, str]] = set()
+        # the most recent kept: someone forgotten may be told once more, a while later
+        self._told: Bounded[tuple[int, str], None] = Bounded(TOLD_KEPT)
 
     def first(self, game_id: int | None, person_id: str) -> bool:
         """True the first time for this game and person (game None: outside games)."""
         key = (game_id or 0, person_id)
         if key in self._told:
             return False
-        self._told.add(key)
+        self._told.put(key, None)
         return True
 
     def forget_game(self, game_id: int) -> None:
-        self._told = {k for k in self._told if k[0] != game_id}
+        for key in [k for k in self._told if k[0] == game_id]:
+            self._told.pop(key)
 
 
 @dataclass

@@ -74,6 +74,7 @@ THREAD_NAME = 100  # Discord's limit on a thread's name
 # the latest hand message of each (game, person) kept, to bare one that went out late:
 # the people playing at once in one process, with room to spare
 HANDS_KEPT = 20_000
+PEOPLE_KEPT = 20_000  # direct-message channels kept, about 1 KB each
 
 
 class DiscordDelivery(Delivery[Interaction]):
@@ -113,7 +114,8 @@ class DiscordPart(Platform[Interaction]):
     def __init__(self, client: discord.Client) -> None:
         self.client = client
         self.clock = time.monotonic
-        self._dms: dict[int, discord.DMChannel] = {}
+        # the people's direct-message channels, the most recently used kept
+        self._dms: Bounded[int, discord.DMChannel] = Bounded(PEOPLE_KEPT)
         self._answered: set[int] = set()  # interactions answered with words for them only
         # (game, person) whose direct messages were closed: when it was found (monotonic)
         self._closed: dict[tuple[int, str], float] = {}
@@ -341,7 +343,7 @@ class DiscordPart(Platform[Interaction]):
             channel = self._dms.get(user_id)
             if channel is None:
                 channel = await _call(lambda: self.client.create_dm(discord.Object(user_id)))
-                self._dms[user_id] = channel
+                self._dms.put(user_id, channel)
             sent = await _call(
                 lambda: channel.send(
                     plain(text)[:TEXT],

@@ -38,7 +38,17 @@ from telegram.ext import (
 )
 
 from bot import core
-from bot.core import Command, Effect, GameService, Hand, Place, Popup, Posts, StorageError
+from bot.core import (
+    Bounded,
+    Command,
+    Effect,
+    GameService,
+    Hand,
+    Place,
+    Popup,
+    Posts,
+    StorageError,
+)
 from bot.doors import texts
 from bot.doors.buttons import PAGE, TELEGRAM, Pressed
 from bot.doors.config import Settings, hide_in_logs
@@ -54,6 +64,7 @@ log = logging.getLogger(__name__)
 # the private chat's link from the group: /start h<game>, a game number as buttons carry
 # one (anything else from outside, 4,000 digits say, is no game: it never reaches storage)
 DEEP_LINK = re.compile(r"h[0-9]{1,15}")
+ADMINS_KEPT = 20_000  # Telegram's answers on who administers a group, about 150 B each
 
 ADMIN_SECONDS = 120  # how long an answer about admins is trusted
 # /begin instead of /start, which Telegram keeps for opening a private chat.
@@ -99,7 +110,8 @@ class TelegramBot:
         self.app: Application = builder.build()
         self.delivery: Delivery[None] | None = None
         self.ready = asyncio.Event()  # set once Telegram answered and effects can go out
-        self._admins: dict[tuple[int, int], tuple[bool, datetime]] = {}
+        # (chat, user): whether an admin, and when Telegram said so; the most recent kept
+        self._admins: Bounded[tuple[int, int], tuple[bool, datetime]] = Bounded(ADMINS_KEPT)
         self.app.add_handler(MessageHandler(filters.COMMAND, self.on_command))
         self.app.add_handler(CallbackQueryHandler(self.on_press))
         self.app.add_handler(
@@ -347,7 +359,7 @@ class TelegramBot:
             admin = member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
         except TelegramError:
             admin = False
-        self._admins[key] = (admin, now)
+        self._admins.put(key, (admin, now))
         return admin
 
 

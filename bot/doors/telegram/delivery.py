@@ -43,6 +43,7 @@ TOPIC_NAME = 128  # Telegram's limit on a forum topic's name
 # the latest hand message of each (game, person) kept, to bare one that went out late:
 # the people playing at once in one process, with room to spare (about 80 bytes each)
 HANDS_KEPT = 20_000
+CHATS_KEPT = 20_000  # chats whose @username is remembered
 
 
 def pause_for(error: Exception, attempt: int) -> Pause | None:
@@ -71,7 +72,8 @@ class TelegramPlatform(Platform[None]):
         # each room's lobby is one message, edited as seats fill; where it is, the
         # service remembers (a restarted bot edits the same message)
         self.posts = posts
-        self._usernames: dict[int, str | None] = {}  # chat id: its public @username, if any
+        # chat id: its public @username, if any (the most recent kept)
+        self._usernames: Bounded[int, str | None] = Bounded(CHATS_KEPT)
         # (game, person): the message of their latest hand, to bare if it went out late
         self._hands: Bounded[tuple[int, str], int] = Bounded(HANDS_KEPT)
 
@@ -280,7 +282,7 @@ class TelegramPlatform(Platform[None]):
         chat = chat_of(place)[0]
         try:
             found = await self._call(self.bot.get_chat, chat_id=chat)
-            self._usernames[chat] = found.username
+            self._usernames.put(chat, found.username)
             if found.is_forum:
                 topic = await self._call(
                     self.bot.create_forum_topic, chat_id=chat, name=title[:TOPIC_NAME]

@@ -29,6 +29,7 @@ GUILD = 1_190_000_000_000_000_000
 CHANNEL = 1_190_000_000_000_000_100
 TILE = re.compile(r"\b\d{1,2}-\d{1,2}\b")
 MY_HAND = re.compile(r"^dom:c:\d+:-:hand$")
+FENCERS = 330_000_000_000_000_000  # the user ids of the fences' askers start here
 
 
 class BotProcess(Program):
@@ -107,6 +108,7 @@ class Table:
     _ended: dict[str, float] = field(default_factory=dict)
     _scanned: int = 0
     _updates: int = 0
+    _fences: int = 0  # members who asked for a fence's answer, one each
 
     def person(self, name: str, user_id: int, dms: bool = True, admin: bool = False) -> int:
         if admin:
@@ -159,8 +161,13 @@ class Table:
         a newer board, never for a text: what was queued there before the answer has gone
         out too. Call it after the interactions looked at were answered (a press's
         effects are queued before the answers they hold). Neither is a board, and
-        neither changes a game."""
-        shown = await self.command(name, sub)
+        neither changes a game. Asked by a member of its own each time: a person's
+        answers in the channel are a few a minute (bot/core/reading.py), and ``name``
+        may have had theirs."""
+        self._fences += 1
+        fencer = f"Fence {self._fences}"
+        self.person(fencer, FENCERS + self._fences)
+        shown = await self.command(fencer, sub)
         assert shown == [], f"the answer to /domino {sub} was not for the channel: {shown}"
 
     async def autocomplete(self, name: str, focused: str, value: str, sub: str = "play") -> list:
