@@ -35,6 +35,9 @@ class Bounded(Generic[K, V]):
     def pop(self, key: K, default: V | None = None) -> V | None:
         return self._items.pop(key, default)
 
+    def clear(self) -> None:
+        self._items.clear()
+
     def __contains__(self, key: object) -> bool:
         return key in self._items
 

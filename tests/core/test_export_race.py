@@ -100,6 +100,7 @@ async def test_an_export_never_holds_a_hand_dealt_meanwhile(tmp_path: Path) -> N
             await there.close()
         at += 1
     assert calls is not None and calls >= 2  # the export read more than once: each was tried
+    print(f"\nexport race: {calls} reads of storage, the other process dealt before each")
 
 
 async def test_a_cancelled_games_unfinished_hand_is_exported_as_the_room_saw_it(
