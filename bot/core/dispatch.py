@@ -9,7 +9,7 @@ from dataclasses import replace
 import bot.core.handlers  # noqa: F401  (attaches every handler to its registry entry)
 from bot.core import texts
 from bot.core.reactions import react
-from bot.core.reading import answered
+from bot.core.reading import answered, any_public
 from bot.core.registry import COMMANDS, Needs, Where, Who
 from bot.core.seats import seat_of
 from bot.core.session import SYSTEM, Refusal, Session
@@ -63,7 +63,7 @@ async def dispatch(session: Session) -> None:
     if not allowed(session, spec.who):
         raise Refusal(spec.denied or DENIED[spec.who])
     await spec.handler(session)
-    if spec.reading and not command.private:
+    if spec.reading and not command.private and any_public(session.effects):
         # a few answers a minute in the room for each person, set aside behind the
         # game's messages; past that, for the person alone (bot/core/reading.py)
         key = (session.room.id, command.person.platform_id)

@@ -59,3 +59,8 @@ def answered(effects: list[Effect], person: Person, in_room: bool) -> list[Effec
             effect = replace(effect, aside=True) if in_room else replace(effect, private=person)
         found.append(effect)
     return found
+
+
+def any_public(effects: list[Effect]) -> bool:
+    """Whether ``effects`` answer in the room (a private answer, /help's, costs nothing)."""
+    return any(isinstance(e, Say | Picture) and e.private is None for e in effects)

@@ -47,3 +47,11 @@ async def test_every_reading_command_counts_against_one_budget(store: Store) -> 
     assert sum(1 for a in answers if public(a)) <= READS_PER_MINUTE
     # the game goes on whatever Zoe does: the players' moves are not reading commands
     assert not [a for a in answers if not a]
+
+
+async def test_private_answers_cost_nothing_of_the_budget(store: Store) -> None:
+    """/help answers the person alone: asking it often leaves the room's answers whole."""
+    room = await a_game(store)
+    for _ in range(10):
+        assert not public(await room.say("Zoe", "/help"))
+    assert all([public(await room.say("Zoe", "/rules")) for _ in range(READS_PER_MINUTE)])
