@@ -353,6 +353,7 @@ def _check_consistent(rules: Rules) -> None:
         raise RulesError("the option doubles_in_line belongs to divisor games")
     if rules.family == "train":
         _check_train(rules)
+        _check_some_table_deals(rules)
         return
     defaults = Rules()
     for name in _TRAIN_ONLY:
@@ -374,6 +375,20 @@ def _check_consistent(rules: Rules) -> None:
         raise RulesError("a game needs a target or single_hand")
     if rules.partners and rules.draw_rule != "none":
         raise RulesError("partnership games deal every tile: there is nothing to draw")
+    _check_some_table_deals(rules)
+
+
+def _check_some_table_deals(rules: Rules) -> None:
+    """The rules deal at some number of players they allow (checked as a whole: a hand
+    size that no table can be dealt is refused here, not at the deal)."""
+    tiles = set_size(rules.set)
+    counts = range(rules.min_players, rules.max_players + 1)
+    if not any(rules.hand_size_for(players) * players <= tiles for players in counts):
+        players = rules.min_players
+        raise RulesError(
+            f"a double-{rules.set} set has {tiles} tiles: not enough for {players} hands"
+            f" of {rules.hand_size_for(players)}"
+        )
 
 
 def _check_train(rules: Rules) -> None:

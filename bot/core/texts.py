@@ -43,6 +43,10 @@ BAD_STRENGTH = N_("'{text}' is not a computer player; choose easy, normal or har
 KICK_WHICH = N_("Which seat? For example: /kick 3")
 KICK_ONLY_COMPUTERS = N_("Seat {seat} is not a computer player; only those can be removed.")
 CREATOR_ONLY = N_("Only the player who opened the game can do that.")
+CANNOT_DEAL = N_(
+    "{players} players cannot be dealt this game: {each} tiles each take {needed}, and the "
+    "set has {tiles}. Begin with fewer players, or change hand_size with /rule."
+)
 NEED_PLAYERS = N_(
     "It takes at least {least} players. Add computers, or begin with empty seats filled: /begin fill"
 )

@@ -20,6 +20,7 @@ from engine.players import STRENGTHS
 from engine.presets import preset_names
 from engine.record import new_record
 from engine.rules import OPTION_NAMES, Rules
+from engine.tiles import set_size
 from storage.notes import GameNotes
 
 LOBBY_MINUTES = 15  # a lobby nobody begins closes itself
@@ -221,6 +222,12 @@ async def begin(session: Session) -> None:
         seated = [s if not s.empty else Seat(bot="normal") for s in loaded.seats]
     if not any(s.user is not None for s in seated):
         raise Refusal(texts.NEED_PLAYERS, least=rules.min_players)
+    try:  # the engine decides whether this table can be dealt (hand_size, the set)
+        rules.check_players(len(seated))
+    except DominoError:
+        each = rules.hand_size_for(len(seated))
+        raise Refusal(texts.CANNOT_DEAL, players=len(seated), each=each,
+                      needed=each * len(seated), tiles=set_size(rules.set)) from None  # fmt: skip
     loaded.seats = drawn_seats(session, rules, seated)  # teams = drawn_*: partners by draw
     clock = None
     if rules.time_limit_minutes:
