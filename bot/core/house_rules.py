@@ -318,9 +318,8 @@ def count_line(lang: str, rules: Rules) -> str:
     """What the game counts: points to a target (and which way), hands or rounds."""
     if rules.family == "train":
         rounds = rules.rounds or rules.set + 1  # one per engine double, N-N down to 0-0
-        if rules.positive_scoring:
-            return tr(lang, texts.COUNT_ROUNDS_HIGH, n=rounds)
-        return tr(lang, texts.COUNT_ROUNDS_LOW, n=rounds)
+        counted = texts.COUNT_ROUNDS_HIGH if rules.positive_scoring else texts.COUNT_ROUNDS_LOW
+        return trn(lang, *counted, rounds, n=rounds)
     if rules.single_hand:
         line = tr(lang, texts.COUNT_ONE_HAND)
     elif rules.family == "divisor" and rules.target is None:

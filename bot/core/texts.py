@@ -125,8 +125,10 @@ DO_NOT_GO_TOGETHER = N_(
     "These options do not go together in {preset}: {options}. Change one of them."
 )
 TWO_NUMBERS = N_("Write one number after the game: '{text}' is a second one.")
-COUNT_ROUNDS_LOW = N_("{n} rounds; the lowest total wins.")
-COUNT_ROUNDS_HIGH = N_("{n} rounds; the highest total wins.")
+
+COUNT_ROUNDS_LOW = NP_("{n} round; the lowest total wins.", "{n} rounds; the lowest total wins.")
+COUNT_ROUNDS_HIGH = NP_("{n} round; the highest total wins.", "{n} rounds; the highest total wins.")
+
 COUNT_ONE_HAND = N_("One hand decides the game.")
 COUNT_HANDS = N_("Hands to play: {n}; the highest score wins.")
 COUNT_TARGET_HIGHEST = N_(

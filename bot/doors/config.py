@@ -13,6 +13,10 @@ from urllib.parse import quote
 from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from lang import LANGUAGES
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
@@ -48,6 +52,30 @@ class Settings(BaseSettings):
     # the libraries' requests and answers at DEBUG: they hold the private hands (a hand's
     # caption, its buttons), so they are logged only when asked for (docs/deploy.md)
     log_wire: bool = False
+
+    @field_validator("log_level")
+    @classmethod
+    def _a_level(cls, value: str) -> str:
+        level = value.strip().upper()
+        if level not in LOG_LEVELS:
+            raise ValueError(f"is one of {', '.join(LOG_LEVELS)}, not {value!r}")
+        return level
+
+    @field_validator("console_language")
+    @classmethod
+    def _a_language(cls, value: str) -> str:
+        lang = value.strip().lower()
+        if lang not in LANGUAGES:
+            raise ValueError(f"is one of {', '.join(LANGUAGES)}, not {value!r}")
+        return lang
+
+    @field_validator("console_name")
+    @classmethod
+    def _a_name(cls, value: str) -> str:
+        name = " ".join(value.split())
+        if name.startswith("/") or any(not c.isprintable() for c in name) or len(name) > 40:
+            raise ValueError(f"is a person's name (up to 40 letters, no command), not {value!r}")
+        return name
 
     @field_validator("shard_count", mode="before")
     @classmethod

@@ -68,3 +68,15 @@ def test_counts_take_their_plural_form(lang: str, one: str, two: str) -> None:
 def test_a_plural_the_catalog_lacks_falls_back_to_english() -> None:
     assert trn("es", "{n} cat", "{n} cats", 1, n=1) == "1 cat"
     assert trn("es", "{n} cat", "{n} cats", 3, n=3) == "3 cats"
+
+
+def test_one_round_is_one_round_in_every_language() -> None:
+    """Issue 33, 13: "1 rounds" was said of a Mexican Train of one round."""
+    from bot.core.house_rules import count_line
+    from engine.rules import Rules
+
+    one = Rules.from_preset("mexican_train", rounds=1)
+    assert count_line("en", one).startswith("1 round;")
+    assert count_line("es", one).startswith("1 ronda;")
+    assert count_line("pt", one).startswith("1 rodada;")
+    assert count_line("es", Rules.from_preset("mexican_train", rounds=3)).startswith("3 rondas;")

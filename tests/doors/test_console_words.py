@@ -69,3 +69,26 @@ async def test_a_tile_typed_alone_is_a_play_and_board_shows_the_table_once(
     played = tr(lang, "{name} plays {move}.", name="Ana", move="\0").split("\0")[0]
     assert played + move.split()[0] in answer, (move, answer)  # the play was made, told
     await console.quit()
+
+
+async def test_a_rooms_standings_are_printed_when_you_are_elsewhere(tmp_path) -> None:
+    """Issue 33, 5: "Round 1 is over. Standings:" in the tournament's room, read from a
+    table's room, is followed by the standings' words (the picture stays the room's)."""
+    import io
+
+    from bot.core.model import Picture, Place, Say
+    from bot.doors.console.platform import ConsolePlatform, Screen
+
+    out = io.StringIO()
+    table = Place("console", "local", "r1-t1", "Casa", "en")
+    hall = Place("console", "local", "mesa", "Casa", "en")
+    platform = ConsolePlatform(Screen(out, tmp_path, table, "Ana", "en"))
+    await platform.room_text(hall, Say("Round 1 is over. Standings:"), None)
+    standings = Picture(
+        "Copa", (), "Copa · standings after round 1\n1. Bots 1 · 1/1", rows=(("1",),)
+    )
+    await platform.picture(hall, standings, b"png", None)
+    shown = out.getvalue()
+    assert "[mesa] Round 1 is over. Standings:" in shown
+    assert "[mesa] Copa · standings after round 1\n1. Bots 1 · 1/1" in shown
+    assert not list(tmp_path.iterdir())  # no picture saved for a room you are not in

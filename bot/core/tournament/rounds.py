@@ -50,10 +50,16 @@ def at(seconds: float, like: datetime) -> datetime:
     return moment if like.tzinfo else moment.replace(tzinfo=None)
 
 
-def current(event: Event) -> list[Standing]:
-    return standings(
-        event.entries, event.tables, event.byes, event.penalties, event.settings.tiebreaks
-    )
+def current(event: Event, through: int | None = None) -> list[Standing]:
+    """The standings of every table done, or ``through`` a round: of the rounds up to it
+    only (their tables, byes and judges' penalties), as a title "after round N" says."""
+    if through is None:
+        tables, byes, penalties = event.tables, event.byes, event.penalties
+    else:
+        tables = [t for t in event.tables if t.round <= through]
+        byes = [b for b in event.byes if b.round <= through]
+        penalties = [p for p in event.penalties if p.round <= through]
+    return standings(event.entries, tables, byes, penalties, event.settings.tiebreaks)
 
 
 def pair(
@@ -328,13 +334,14 @@ def standings_effects(
     leaves entries out, the whole table follows as a file (CSV, the columns of the
     export's standings.csv)."""
     lang = session.lang
-    lines = current(event) if lines is None else lines
     finished = [
         n for n in range(1, event.round + 1)
         if all(t.status == "done" for t in event.round_tables(n))
     ]  # fmt: skip
     if not finished:
         return [Say(tr(lang, words.NO_STANDINGS))]
+    # after the last round finished: a round under way counts once it is over
+    lines = current(event, finished[-1]) if lines is None else lines
     columns = tiebreak_columns(event)
     header = tuple(
         tr(lang, h) for h in (*words.HEADER, *(words.TIEBREAK_COLUMNS[c] for c in columns))

@@ -133,6 +133,10 @@ class ConsolePlatform(Platform[None]):
         if self.screen.here(place):
             self._only(picture.private)
             self._saved(picture.name, png, picture.text)
+        elif picture.private is None:  # of another room: its words, as what is said there
+            # (a round's standings in the tournament's room: "Standings:" and then them)
+            self.screen.rooms.add(place.room)
+            self.screen.print(f"[{place.room}] " + picture.text)
         return self._new()
 
     async def file(self, place: Place, file: File, origin: None) -> str:
