@@ -249,6 +249,9 @@ def describe_table(view: View, names: Sequence[str], lang: str) -> str:
     lines.append(tr(lang, "Tiles in hand: {counts}", counts=counts))
     if view.rules.has_boneyard or view.trains:
         lines.append(tr(lang, "Boneyard: {n}", n=view.boneyard))
+    if view.to_move is not None:  # whose turn, in words as on the picture
+        mover = names[view.to_move] if view.to_move < len(names) else str(view.to_move)
+        lines.append(tr(lang, "To play: {name}", name=mover))
     goal = goal_text(view.rules, view.hand_number, lang)  # "a 100: pierde quien llega"
     lines.append(goal[:1].upper() + goal[1:])
     return "\n".join(lines)

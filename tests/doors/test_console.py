@@ -206,3 +206,24 @@ async def test_only_the_consoles_own_person_administers_it(tmp_path: Path) -> No
     await console.type("/as Beto")
     assert "Only the organiser or a community admin" in await console.type("/tournament cancel")
     await console.quit()
+
+
+async def test_coming_back_shows_the_game_where_it_stands(tmp_path: Path) -> None:
+    """Issue 33, 9: ``make run`` on a game in progress shows its board (in words, with
+    whose turn it is) and the hand of the person here, not only the greeting."""
+    console = await ConsoleProcess.start(tmp_path)
+    await console.type("/new draw 100")
+    await console.type("/add_ai")
+    await console.type("/begin")
+    await console.quit()
+    again = await ConsoleProcess.start(tmp_path)
+    shown = again.output
+    assert "Tiles in hand" in shown and "To play: " in shown, shown
+    assert "Board picture:" in shown
+    assert "[only Ana sees this]" in shown and "Your tiles:" in shown, shown
+    await again.quit()
+    # a room with no game: the greeting alone, no refusal
+    (tmp_path / "empty").mkdir()
+    empty = await ConsoleProcess.start(tmp_path / "empty")
+    assert "no game" not in empty.output.lower(), empty.output
+    await empty.quit()

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot import core
-from bot.core import Command, Effect, GameService, Person, Place, Posts
+from bot.core import Command, Effect, GameService, Person, Place, Popup, Posts
 from bot.doors.console.platform import ConsolePlatform, Screen, safe
 from bot.doors.delivery import Delivery
 from bot.doors.timer_loop import TimerLoop
@@ -82,6 +82,7 @@ class Console:
                 name=self.screen.name,
             )
         )
+        await self._coming_back()
         self._prompt()
         stopping = asyncio.create_task(stop.wait())
         try:
@@ -104,6 +105,20 @@ class Console:
             if aclose is not None:
                 await aclose()
         self.print(tr(self.screen.lang, "Bye. The game is saved; make run resumes it."))
+
+    async def _coming_back(self) -> None:
+        """``make run`` on a game in progress: its board, and the hand of the person here
+        (their turn is called on the board). Nothing where there is no game in play."""
+        for action in ("board", "hand"):
+            effects = await self.service.handle(Command(self.place, self._person(), action))
+            shown = [e for e in effects if not isinstance(e, Popup)]  # (refused: no game)
+            if shown:
+                await self.deliver(self.place, shown)
+
+    def _person(self) -> Person:
+        screen = self.screen
+        admin = screen.name.casefold() == self.owner.casefold()
+        return Person(screen.name.lower(), screen.name, screen.lang, admin=admin)
 
     def _prompt(self) -> None:
         self.screen.out.write(PROMPT)
@@ -133,9 +148,7 @@ class Console:
                 screen.name = " ".join(args)[:40]
                 self.print(tr(screen.lang, "You are now {name}.", name=screen.name))
             return True
-        admin = screen.name.casefold() == self.owner.casefold()
-        person = Person(screen.name.lower(), screen.name, screen.lang, admin=admin)
-        command = Command(screen.place, person, action, args)
+        command = Command(screen.place, self._person(), action, args)
         await self.deliver(screen.place, await self.service.handle(command))
         if action == "settings" and len(args) == 2 and args[0].lower() == "language":
             chosen = args[1].lower()  # the room's new language is the console's own
