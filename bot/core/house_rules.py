@@ -250,11 +250,15 @@ def build(preset: str, options: Mapping[str, Any], rules: Rules | None = None) -
 
 
 def room_defaults(settings: RoomSettings, preset: str) -> dict[str, Any]:
-    """The room's house rules for ``preset``. A room of an older version may hold one set
-    of options for every preset: those are read as the defaults of any preset."""
-    if settings.house_for_all:
-        return dict(settings.house_for_all)
-    return dict(settings.house.get(preset, {}))
+    """The room's house rules for ``preset``, with its turn timeout. A room of an older
+    version may hold one set of options for every preset: those are read as the defaults
+    of any preset."""
+    found = dict(settings.house_for_all or settings.house.get(preset, {}))
+    # the room's turn timeout (/settings turn_timeout) is its games' unless a house rule
+    # of the preset says otherwise: the lobby and /rule show the time the turns will have
+    if settings.turn_timeout and "turn_timeout" not in found:
+        found["turn_timeout"] = settings.turn_timeout
+    return found
 
 
 def room_house(settings: RoomSettings, flat_as: str | None) -> dict[str, dict[str, Any]]:

@@ -87,6 +87,7 @@ SETTINGS_HOW = N_("Write the setting and its value, for example: /settings langu
 SETTING_CHANGED = N_("Setting {name} is now {value}.")
 BAD_LANGUAGE = N_("The languages are: {languages}.")
 BAD_THEME = N_("The themes are: {themes}.")
+ON_OR_OFF = N_("{name} is on or off.")
 BAD_TIMEOUT = N_("The turn timeout is a number of seconds from 15 to 86400.")
 UNKNOWN_SETTING = N_(
     "There is no setting '{name}'. Settings: preset, language, theme, turn_timeout, numerals."

@@ -38,7 +38,8 @@ async def settings(session: Session) -> None:
     if args[0].lower() == "options":
         await room_options(session, args[1:])
         return
-    if len(args) < 2:
+    if len(args) < 2:  # a setting named alone: what it takes (the themes, the languages...)
+        setting(args[0].lower(), "")
         raise Refusal(texts.SETTINGS_HOW)
     name, value = args[0].lower(), " ".join(args[1:])
     if name == "language" and value == "on":  # the dispatch reads Spanish "en" as "on"
@@ -49,7 +50,8 @@ async def settings(session: Session) -> None:
     session.desk.room_changed(session.community.id, session.room, session.now)
     if name == "language":
         session.lang = language(value)
-    session.say(texts.SETTING_CHANGED, name=name, value=value)
+    shown = ("on" if change["numerals"] else "off") if name == "numerals" else value
+    session.say(texts.SETTING_CHANGED, name=name, value=shown)
 
 
 async def room_options(session: Session, words: Sequence[str]) -> None:
@@ -103,7 +105,10 @@ def setting(name: str, value: str) -> dict[str, Any]:
             raise Refusal(texts.BAD_TIMEOUT)
         return {"turn_timeout": int(value)}
     if name == "numerals":
-        return {"numerals": house_rules.yes_or_no(value) is True}
+        flag = house_rules.yes_or_no(value)
+        if flag is None:
+            raise Refusal(texts.ON_OR_OFF, name=name)
+        return {"numerals": flag}
     if name == "options":  # read apart: settings options [preset] name=value ...
         raise Refusal(texts.SETTINGS_OPTIONS_HOW)
     raise Refusal(texts.UNKNOWN_SETTING, name=name)

@@ -1,0 +1,39 @@
+"""Room settings say what they did (issue 33, 11): a flag takes on or off and nothing else;
+a setting named alone lists what it takes; the room's turn timeout is the one the lobby
+and /rule show for its next game."""
+
+from __future__ import annotations
+
+from bot.core.model import Say
+from storage.store import Store
+from tests.core.driver import Room
+
+
+def private(effects: list) -> str:
+    assert effects and all(isinstance(e, Say) and e.private for e in effects), effects
+    return effects[0].text
+
+
+async def test_numerals_take_on_or_off_only(store: Store) -> None:
+    room = await Room.open(store)
+    assert "numerals is on or off" in private(
+        await room.say("Ana", "/settings numerals x", admin=True)
+    )
+    said = await room.say("Ana", "/settings numerals on", admin=True)
+    assert "Setting numerals is now on." in said[0].text
+
+
+async def test_a_setting_named_alone_lists_what_it_takes(store: Store) -> None:
+    room = await Room.open(store)
+    assert "classic" in private(await room.say("Ana", "/settings theme", admin=True))
+    assert "es, en, pt" in private(await room.say("Ana", "/settings language", admin=True))
+    assert "15 to 86400" in private(await room.say("Ana", "/settings turn_timeout", admin=True))
+
+
+async def test_the_rooms_turn_timeout_is_its_next_games(store: Store) -> None:
+    room = await Room.open(store)
+    await room.say("Ana", "/settings turn_timeout 600", admin=True)
+    lobby = await room.say("Ana", "/new draw")
+    shown = await room.say("Ana", "/rule turn_timeout")
+    text = "\n".join(e.text for e in [*lobby, *shown] if isinstance(e, Say))
+    assert "600" in text and "90" not in text.replace("600", ""), text
