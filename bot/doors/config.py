@@ -8,6 +8,7 @@ them, and errors that quote it)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from urllib.parse import quote
 
 from pydantic import Field, ValidationError, field_validator, model_validator
@@ -56,18 +57,12 @@ class Settings(BaseSettings):
     @field_validator("log_level")
     @classmethod
     def _a_level(cls, value: str) -> str:
-        level = value.strip().upper()
-        if level not in LOG_LEVELS:
-            raise ValueError(f"is one of {', '.join(LOG_LEVELS)}, not {value!r}")
-        return level
+        return one_of(value.strip().upper(), LOG_LEVELS, value)
 
     @field_validator("console_language")
     @classmethod
     def _a_language(cls, value: str) -> str:
-        lang = value.strip().lower()
-        if lang not in LANGUAGES:
-            raise ValueError(f"is one of {', '.join(LANGUAGES)}, not {value!r}")
-        return lang
+        return one_of(value.strip().lower(), LANGUAGES, value)
 
     @field_validator("console_name")
     @classmethod
@@ -103,6 +98,13 @@ class Settings(BaseSettings):
 
     def shard_id_list(self) -> list[int]:
         return _numbers("SHARD_IDS", self.shard_ids)
+
+
+def one_of(read: str, choices: Sequence[str], typed: str) -> str:
+    """``read`` (``typed`` as the setting reads it) if it is one of ``choices``."""
+    if read not in choices:
+        raise ValueError(f"is one of {', '.join(choices)}, not {typed!r}")
+    return read
 
 
 def _numbers(name: str, text: str) -> list[int]:

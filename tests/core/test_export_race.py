@@ -135,16 +135,7 @@ async def test_a_table_stopped_by_the_judges_is_exported_without_its_hidden_tile
 
     from tests.core.tournament.test_tournament_flow import Club
 
-    clock = Clock()
-    club = Club(GameService(store, clock=clock, seeds=seeded(5)), clock, store)
-    for name in ("Ana", "Beto"):
-        await club.say(name, "/help")
-    await club.say("Org", "/tournament new Copa rounds=1 checkin=off", admin=True)
-    await club.say("Ana", "/tournament register Primos @Beto")
-    await club.say("Beto", "/tournament accept")
-    await club.say("Org", "/tournament register Bots computer computer", admin=True)
-    await club.say("Org", "/tournament close", admin=True)
-    await club.say("Org", "/tournament start", admin=True)
+    club = await Club.started(store, "rounds=1", ("Bots",))
     for name in ("Ana", "Beto"):  # their game is dealt: it waits for their moves
         await club.say(name, "/join", club.tables[(1, 1)])
     event = await club.event()

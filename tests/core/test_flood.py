@@ -8,17 +8,9 @@ from __future__ import annotations
 from bot.core.model import Picture, Say
 from bot.core.reading import READS_PER_MINUTE
 from storage.store import Store
-from tests.core.driver import Room
+from tests.core.test_bound import a_game
 
 READING = ("rules", "score", "help", "top", "stats")
-
-
-async def a_game(store: Store) -> Room:
-    room = await Room.open(store)
-    await room.say("Ana", "/new draw")
-    await room.say("Beto", "/join")
-    await room.say("Ana", "/begin")
-    return room
 
 
 def public(effects: list) -> list:

@@ -4,26 +4,14 @@
 from __future__ import annotations
 
 from bot.core.model import Picture
-from bot.core.service import GameService
 from storage.store import Store
-from tests.core.driver import Clock, seeded
 from tests.core.tournament.test_tournament_flow import Club
 
 
 async def test_standings_during_a_round_are_those_after_the_last_one_finished(
     store: Store,
 ) -> None:
-    clock = Clock()
-    club = Club(GameService(store, clock=clock, seeds=seeded(5)), clock, store)
-    for name in ("Ana", "Beto"):
-        await club.say(name, "/help")
-    await club.say("Org", "/tournament new Copa rounds=2 grace=1 minutes=0 checkin=off", admin=True)
-    await club.say("Ana", "/tournament register Primos @Beto")
-    await club.say("Beto", "/tournament accept")
-    for bots in ("Bots A", "Bots B", "Bots C"):
-        await club.say("Org", f"/tournament register {bots} computer computer", admin=True)
-    await club.say("Org", "/tournament close", admin=True)
-    await club.say("Org", "/tournament start", admin=True)
+    club = await Club.started(store, "rounds=2 grace=1 minutes=0", ("Bots A", "Bots B", "Bots C"))
     for _ in range(30):  # Primos never come: they forfeit each round after the grace minute
         await club.tick(30)
         event = await club.event()

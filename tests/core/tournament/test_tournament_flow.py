@@ -70,6 +70,23 @@ class Club:
     def said(self, room: str = "hall") -> str:
         return "\n".join(e.text for e in self.rooms.get(room, []) if isinstance(e, Say))
 
+    @staticmethod
+    async def started(store: Store, settings: str, bots: tuple[str, ...]) -> Club:
+        """A tournament of ``settings`` begun: Ana and Beto's pair Primos (Beto accepted)
+        and the organiser's computer pairs ``bots``."""
+        clock = Clock()
+        club = Club(GameService(store, clock=clock, seeds=seeded(5)), clock, store)
+        for name in ("Ana", "Beto"):  # known in the group before being named a partner
+            await club.say(name, "/help")
+        await club.say("Org", f"/tournament new Copa checkin=off {settings}", admin=True)
+        await club.say("Ana", "/tournament register Primos @Beto")
+        await club.say("Beto", "/tournament accept")
+        for name in bots:
+            await club.say("Org", f"/tournament register {name} computer computer", admin=True)
+        await club.say("Org", "/tournament close", admin=True)
+        await club.say("Org", "/tournament start", admin=True)
+        return club
+
 
 async def test_a_club_runs_three_rounds_with_a_penalty_a_forfeit_and_a_no_show(
     store: Store,
