@@ -241,6 +241,12 @@ class GameService:
         place = await self._place_of_room(row.room_id)
         return place if place.platform == platform else None
 
+    async def language_of(self, place: Place) -> str:
+        """The language ``place`` speaks: its room's setting, else its community's, else
+        the one the door gave (a look only, as ``offers``)."""
+        community, room = await self.desk.room(place, self.clock())
+        return language(room.settings.language or community.locale or place.locale)
+
     async def rooms_in(self, platform: str, community: str) -> list[Place]:
         """The rooms of a community with a game in the lobby or in play."""
         found = await self.store.games.active_rooms(platform, community)

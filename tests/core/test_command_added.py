@@ -75,6 +75,9 @@ async def test_the_console_lists_it_and_a_button_takes_its_style(
         async def handle(self, command: Any) -> list[Any]:
             return []
 
+        async def language_of(self, place: Any) -> str:
+            return str(place.locale)
+
     out = io.StringIO()
     console = Console(Service(), FakePosts(), out, tmp_path, "Ana", "en")  # type: ignore[arg-type]
     await console.line("/help")

@@ -3,6 +3,8 @@ placeholders; and a room talks its language."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from lang import LANGUAGES, catalog, language, messages_in_code, placeholders, tr
@@ -20,6 +22,18 @@ def test_every_message_is_translated(lang: str) -> None:
 def test_translations_keep_their_placeholders(lang: str) -> None:
     wrong = [m for m, t in catalog(lang).items() if placeholders(m) != placeholders(t)]
     assert not wrong, wrong[:5]
+
+
+# English words that crept into the Spanish and Portuguese words (issue 33, 4: "por
+# forfeit"); a command's own keywords ("/tournament forfeit <mesa>") stay as typed
+ENGLISH = re.compile(r"(?<![/\w])(forfeit|penalty|award|standings|round|walkover)(?![\w=<])")
+COMMAND = re.compile(r"\{\w+\}|/\w+(?: [a-z_]+)*|(?:· |: |, )[a-z_]+(?= <| ·|$)")
+
+
+@pytest.mark.parametrize("lang", ["es", "pt"])
+def test_no_english_word_in_another_languages_words(lang: str) -> None:
+    found = {t: ENGLISH.findall(COMMAND.sub("", t)) for t in catalog(lang).values()}
+    assert not {t: w for t, w in found.items() if w}
 
 
 def test_languages_fall_back_to_spanish() -> None:

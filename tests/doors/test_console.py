@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from bot.core import registry
-from bot.core.model import Command, Effect, Reply
+from bot.core.model import Command, Effect, Place, Reply
 from bot.doors.console import PROMPT, Console
 from lang import tr
 from tests.doors.test_delivery import FakePosts
@@ -137,6 +137,9 @@ class _Service:
     async def handle(self, command: Command) -> list[Effect]:
         self.commands.append(command)
         return [Reply("What can be done now.", private=command.person)]
+
+    async def language_of(self, place: Place) -> str:
+        return str(place.locale)
 
 
 async def test_help_lists_every_command_of_the_registry(tmp_path: Path) -> None:

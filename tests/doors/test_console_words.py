@@ -92,3 +92,48 @@ async def test_a_rooms_standings_are_printed_when_you_are_elsewhere(tmp_path) ->
     assert "[mesa] Round 1 is over. Standings:" in shown
     assert "[mesa] Copa · standings after round 1\n1. Bots 1 · 1/1" in shown
     assert not list(tmp_path.iterdir())  # no picture saved for a room you are not in
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+async def test_the_rooms_language_is_kept_after_a_restart(tmp_path: Path, lang: str) -> None:
+    """Issue 33, 4: after /settings language and a restart under another CONSOLE_LANGUAGE,
+    everything the screen shows speaks the room's language: the greeting, "[only Ana sees
+    this]", the hand, the pictures' lines, the refusals."""
+    console = await ConsoleProcess.start(tmp_path, CONSOLE_LANGUAGE="es")
+    await console.type(f"/settings language {lang}")
+    await console.type("/new draw")
+    await console.type("/add_ai")
+    await console.quit()
+    again = await ConsoleProcess.start(tmp_path, CONSOLE_LANGUAGE="es")
+    greeting = again.output
+    shown = greeting + await again.type("/begin") + await again.type("/hand")
+    shown += await again.type("/play zz")
+    expected = [
+        tr(lang, "Console room. You are {name}. Type /help, or /quit to leave.", name="Ana"),
+        tr(lang, "[only {name} sees this]", name="Ana"),
+        tr(lang, "Your tiles: {tiles}", tiles="").strip(),
+        tr(lang, "Hand picture: {path}", path="").strip(),
+        tr(lang, "Board picture: {path}", path="").strip(),
+    ]
+    for words in expected:
+        assert words in shown, (words, shown)
+    for spanish in ("Sala de consola", "[solo Ana ve esto]", "Tus fichas", "Imagen de"):
+        assert spanish not in shown, (spanish, shown)
+    assert "no es una jugada" not in shown
+    await again.quit()
+
+
+async def test_a_tournaments_tables_speak_its_rooms_language(tmp_path: Path) -> None:
+    """Issue 33, 4: the rooms a tournament opens for its tables speak the tournament
+    room's language, not the community's (CONSOLE_LANGUAGE here)."""
+    console = await ConsoleProcess.start(tmp_path, CONSOLE_LANGUAGE="es")
+    await console.type("/settings language en")
+    await console.type("/tournament new Copa rounds=1 minutes=20 checkin=off")
+    for team in ("Bots A", "Bots B", "Bots C", "Bots D"):
+        await console.type(f"/tournament register {team} computer computer")
+    await console.type("/tournament close")
+    started = await console.type("/tournament start")
+    told = [line for line in started.splitlines() if line.startswith("[r1-t")]
+    assert any("Good luck!" in line for line in told), started
+    assert not any("¡Buena suerte!" in line or "Empieza" in line for line in told), started
+    await console.quit()

@@ -8,6 +8,7 @@ import asyncio
 import csv
 import io
 import math
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -28,7 +29,7 @@ from bot.core.tournament.model import Entry, Standing, Table
 from bot.core.tournament.pairing import rotating, round_robin, swiss
 from bot.core.tournament.standings import TIEBREAKS, ranking, standings
 from bot.core.tournament.state import Event, load
-from lang import tr
+from lang import language, tr
 from render.plain import PICTURE_ROWS
 
 ROUND_TIMER = "tournament_round"  # the next round's start, in the tournament's room
@@ -214,7 +215,9 @@ async def table_done(
     hands: int,
 ) -> list[Effect]:
     """Write a table's result, and close the round when it was the last table; the
-    effects that tell it in the tournament's room."""
+    effects that tell it in the tournament's room (in its language and theme, also when a
+    table's game ended it)."""
+    session = await as_the_hall(session, event)
     repo = session.store.tournaments
     await repo.set_table(
         event.id,
@@ -232,6 +235,16 @@ async def table_done(
     if table.round == event.round and all(t.status == "done" for t in event.round_tables()):
         await close_round(session, event)
     return await results_told(session, event, [event.table(table.round, table.number)])
+
+
+async def as_the_hall(session: Session, event: Event) -> Session:
+    """``session`` as the tournament's room sees it (its room, so its language and
+    theme): what a table's session tells the tournament's room."""
+    if session.room.id == event.row.room_id:
+        return session
+    hall = await session.store.people.room_by_id(event.row.room_id)
+    lang = language(hall.settings.language or session.community.locale or session.lang)
+    return replace(session, room=hall, lang=lang)
 
 
 async def close_round(session: Session, event: Event) -> None:
@@ -312,6 +325,7 @@ async def untold(session: Session, event: Event) -> list[Effect]:
     tables = [t for t in event.tables if t.status == "done" and not t.told]
     if not tables:
         return []
+    session = await as_the_hall(session, event)
     if event.row.status == "cancelled":  # nothing to tell of an event called off
         return [TableTold(event.id, t.round, t.number) for t in tables]
     timers = await session.store.timers.pending(event.row.room_id)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import timedelta
 
 from bot.core.model import Effect, Place, Say
@@ -93,6 +94,7 @@ async def make_table(session: Session, args: Sequence[str]) -> None:
     if await session.active() is not None:  # a game of the room's own: the judges decide
         log.warning("table %d of round %d: its room has a game already", number, number_of_round)
         return
+    await speak_as_the_hall(session, event)
     rules = rules_of(event)
     seats = await seats_for(session, event, table, rules)
     absent = [i for i, s in enumerate(seats) if s.user is not None]
@@ -106,16 +108,27 @@ async def make_table(session: Session, args: Sequence[str]) -> None:
     )
     loaded = session.desk.loaded(row)
     people = await people_of(session, event, table.sides)
-    # called in the tournament room's language, as its list of the tables was told
-    hall = await store.people.room_by_id(event.row.room_id)
-    lang = language(hall.settings.language or session.community.locale or session.lang)
-    session.effects.append(table_call(event, table, people, lang))
+    session.effects.append(table_call(event, table, people, session.lang))
     if not absent:  # computers only (the simulator): the game begins at once
         await begin_table(session, loaded, event)
         return
     grace = session.now + timedelta(minutes=event.settings.grace_minutes)
     await store.timers.set(session.room.id, GRACE_TIMER, grace, game_id=row.id)
     session.effects.append(lobby_of(session, loaded))
+
+
+async def speak_as_the_hall(session: Session, event: Event) -> None:
+    """A table's room speaks the tournament room's language (a room the tournament opened
+    is new and would speak the community's): set once, when its table is made, unless the
+    room chose its own."""
+    if session.room.settings.language is not None:
+        return
+    hall = await session.store.people.room_by_id(event.row.room_id)
+    lang = language(hall.settings.language or session.community.locale or session.lang)
+    changed = await session.store.people.change_settings(session.room.id, language=lang)
+    session.room = replace(session.room, settings=changed)
+    session.desk.room_changed(session.community.id, session.room, session.now)
+    session.lang = lang
 
 
 async def begin_table(session: Session, loaded: Loaded, event: Event) -> None:

@@ -75,6 +75,10 @@ class Console:
         for picture in pictures.iterdir():  # as an older version left them
             picture.chmod(0o600)
         timers = asyncio.create_task(self.timers.run())
+        # the room's language as it was left (/settings language), not CONSOLE_LANGUAGE's
+        lang = await self.service.language_of(self.place)
+        self.screen.lang = lang
+        self.screen.place = replace(self.place, locale=lang)
         self.print(
             tr(
                 self.screen.lang,
@@ -118,7 +122,8 @@ class Console:
     def _person(self) -> Person:
         screen = self.screen
         admin = screen.name.casefold() == self.owner.casefold()
-        return Person(screen.name.lower(), screen.name, screen.lang, admin=admin)
+        # no language of their own: one screen, the room's language for everyone at it
+        return Person(screen.name.lower(), screen.name, None, admin=admin)
 
     def _prompt(self) -> None:
         self.screen.out.write(PROMPT)

@@ -86,7 +86,10 @@ class ConsolePlatform(Platform[None]):
         if board.repost:  # /board: its text is the table in words, once
             screen.print(board.text)
         else:
-            described = describe_table(board.view, board.table.names, board.table.lang)
+            # the opening draw was told with the deal, on this screen: not again with
+            # every board of the hand's first round (/board, above, still says it)
+            view = replace(board.view, opening_draw=())
+            described = describe_table(view, board.table.names, board.table.lang)
             if board.text and board.text != described:
                 screen.print(board.text)
             screen.print(described)
