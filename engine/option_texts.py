@@ -98,6 +98,8 @@ TITLE: dict[str, str] = {
 """Each option's short name, for buttons and menus (catalog ids)."""
 
 VALUE: dict[tuple[str, object], str] = {
+    # (not "off": the preset's table by the number of players; issue 33, 13)
+    ("hand_size", None): N_("by the number of players"),
     ("first_opener", "highest_double"): N_("the highest double"),
     ("first_opener", "draw"): N_("a tile drawn: the highest opens"),
     ("no_double", "highest_tile"): N_("the highest tile opens"),

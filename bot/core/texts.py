@@ -85,6 +85,17 @@ NO_SUCH_GAME_HERE = N_("There is no game {number} in this room.")
 ROOM_ADMINS_ONLY = N_("Only room admins can change the settings.")
 SETTINGS_HOW = N_("Write the setting and its value, for example: /settings language en")
 SETTING_CHANGED = N_("Setting {name} is now {value}.")
+# each setting's change in words (issue 33, 13: "Ahora language es es")
+SETTINGS_CHANGED = {
+    "language": N_("This room speaks {value} now."),
+    "preset": N_("New games here are {value} now."),
+    "theme": N_("The pictures are drawn in the {value} theme now."),
+    "turn_timeout": N_("Each turn has {value} seconds now."),
+    "numerals:on": N_("Tiles show numbers instead of pips now."),
+    "numerals:off": N_("Tiles show pips now."),
+}
+# each language by its own name, as its speakers look for it in a list
+LANGUAGE_NAMES = {"es": "español", "en": "English", "pt": "português"}
 BAD_LANGUAGE = N_("The languages are: {languages}.")
 BAD_THEME = N_("The themes are: {themes}.")
 ON_OR_OFF = N_("{name} is on or off.")

@@ -4,6 +4,8 @@ and /rule show for its next game."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.core.model import Say
 from storage.store import Store
 from tests.core.driver import Room
@@ -20,7 +22,7 @@ async def test_numerals_take_on_or_off_only(store: Store) -> None:
         await room.say("Ana", "/settings numerals x", admin=True)
     )
     said = await room.say("Ana", "/settings numerals on", admin=True)
-    assert "Setting numerals is now on." in said[0].text
+    assert "Tiles show numbers instead of pips now." in said[0].text
 
 
 async def test_a_setting_named_alone_lists_what_it_takes(store: Store) -> None:
@@ -37,3 +39,37 @@ async def test_the_rooms_turn_timeout_is_its_next_games(store: Store) -> None:
     shown = await room.say("Ana", "/rule turn_timeout")
     text = "\n".join(e.text for e in [*lobby, *shown] if isinstance(e, Say))
     assert "600" in text and "90" not in text.replace("600", ""), text
+
+
+# (a room changing its language is told in the language it chose)
+SETTINGS = [
+    ("language en", {"es": "This room speaks English now."}),
+    ("language es", {"en": "Esta sala habla español ahora."}),
+    ("language pt", {"es": "Esta sala fala português agora."}),
+    ("numerals on", {"es": "Las fichas muestran ahora números en vez de puntos."}),
+    ("turn_timeout 600", {"es": "Cada turno tiene ahora 600 segundos."}),
+]
+
+
+@pytest.mark.parametrize(("typed", "told"), SETTINGS)
+async def test_a_setting_changed_is_told_in_the_rooms_words(
+    store: Store, typed: str, told: dict[str, str]
+) -> None:
+    """Issue 33, 13: "Ahora language es es" — a setting changed is told in words, with
+    no setting's key or language code in another language's sentence."""
+    for lang, words in told.items():
+        room = await Room.open(store)
+        await room.say("Ana", f"/settings language {lang}", admin=True)
+        effects = await room.say("Ana", f"/settings {typed}", admin=True)
+        said = " ".join(e.text for e in effects if isinstance(e, Say))
+        assert words in said, said
+
+
+def test_tiles_per_player_by_the_preset_is_said_in_words() -> None:
+    """Issue 33, 13: "Fichas por jugador: no" — the preset's own number of tiles reads as
+    what it is."""
+    from bot.core import house_rules
+    from engine.rules import Rules
+
+    line = house_rules.option_line("es", Rules.from_preset("partnership"), "hand_size")
+    assert line == "Fichas por jugador: según el número de jugadores", line

@@ -22,7 +22,8 @@ ON = {"es": "en", "en": "on", "pt": "em"}
 async def test_settings_language_changes_the_rooms_language(tmp_path: Path, lang: str) -> None:
     console = await ConsoleProcess.start(tmp_path, CONSOLE_LANGUAGE=OTHER[lang])
     said = await console.type(f"/settings language {lang}")
-    assert tr(lang, texts.SETTING_CHANGED, name="language", value=lang) in said
+    told = tr(lang, texts.SETTINGS_CHANGED["language"], value=texts.LANGUAGE_NAMES[lang])
+    assert told in said, said
     assert tr(lang, "Commands:") in await console.type("/help")  # the console's own words too
     await console.quit()
 

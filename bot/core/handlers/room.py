@@ -50,8 +50,20 @@ async def settings(session: Session) -> None:
     session.desk.room_changed(session.community.id, session.room, session.now)
     if name == "language":
         session.lang = language(value)
-    shown = ("on" if change["numerals"] else "off") if name == "numerals" else value
-    session.say(texts.SETTING_CHANGED, name=name, value=shown)
+    message, value = changed_words(session, name, change)
+    session.say(message, name=name, value=value)
+
+
+def changed_words(session: Session, name: str, change: dict[str, Any]) -> tuple[str, str]:
+    """What the room is told of a setting changed: its message and the value shown."""
+    value = change[name]
+    if name == "numerals":
+        return texts.SETTINGS_CHANGED["numerals:" + ("on" if value else "off")], ""
+    if name == "language":
+        return texts.SETTINGS_CHANGED[name], texts.LANGUAGE_NAMES[value]
+    if name == "preset":
+        return texts.SETTINGS_CHANGED[name], texts.preset_name(session.lang, value)
+    return texts.SETTINGS_CHANGED.get(name, texts.SETTING_CHANGED), str(value)
 
 
 async def room_options(session: Session, words: Sequence[str]) -> None:
