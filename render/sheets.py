@@ -182,7 +182,7 @@ def draw_leaderboard(
         share = f"{100 * s.wins / s.games:.0f}" if s.games else "-"
         row = [str(rank), s.name, str(s.games), str(s.wins), share]
         if with_rating:
-            row.append(f"{s.rating:.1f}" if s.rating is not None else "-")
+            row.append(f"{s.rating:.0f}" if s.rating is not None else "-")
         rows.append(row)
         colours.append(medals[rank - 1] if rank <= 3 else None)
     title = title or word("leaderboard", lang)

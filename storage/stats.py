@@ -67,6 +67,12 @@ def _filters(community_id: int, preset: str | None, since: datetime | None) -> l
     return found
 
 
+def _of_family(family: str | None) -> list:
+    """The games of ``family`` only: the counts beside a family's ratings are of its
+    games (issue 33, 11: partnership ratings beside the wins of every game)."""
+    return [] if family is None else [game_results.c.family == family]
+
+
 class StatsRepository:
     def __init__(self, database: Database) -> None:
         self._db = database
@@ -79,8 +85,8 @@ class StatsRepository:
         family: str | None = None,
         limit: int = 10,
     ) -> list[Standing]:
-        """The community's players, best first: by rating in ``family`` when given, then
-        by wins and win rate."""
+        """The community's players, best first: by rating in ``family`` when given (and
+        counting the games of that family only), then by wins and win rate."""
         wins = func.sum(cast(case((game_results.c.won, 1), else_=0), Integer))
         query = (
             select(
@@ -92,7 +98,7 @@ class StatsRepository:
                 func.sum(game_results.c.points_against).label("points_against"),
             )
             .join(users, users.c.id == game_results.c.user_id)
-            .where(*_filters(community_id, preset, since))
+            .where(*_filters(community_id, preset, since), *_of_family(family))
             .group_by(game_results.c.user_id, users.c.name)
         )
 

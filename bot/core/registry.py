@@ -131,8 +131,21 @@ def _strengths() -> tuple[Choice, ...]:
 
 
 PERIODS = {"week": N_("this week"), "month": N_("this month"), "all": N_("all time")}
+# what /top ranks besides a preset: a family of games (each has its ratings), or the pairs
+BOARDS = {
+    "partnership": N_("Partnership games"),
+    "individual": N_("Individual games"),
+    "divisor": N_("Counting games"),
+    "train": N_("Mexican Train games"),
+    "pairs": N_("Pairs"),
+}
 SETTINGS = ("preset", "options", "language", "theme", "turn_timeout", "numerals")
 OPTIONS_LENGTH = 300  # the longest line of house rules typed in one option (Discord)
+
+
+def _boards() -> tuple[Choice, ...]:
+    presets = (c for c in _presets() if c.value not in BOARDS)
+    return (*(Choice(value, label) for value, label in BOARDS.items()), *presets)
 
 
 def _periods() -> tuple[Choice, ...]:
@@ -260,9 +273,13 @@ _ALL = (
     Spec("cancel", N_("cmd:cancel"), N_("End the game with no result"), who=Who.CREATOR,
          needs=Needs.GAME, style=Style.DANGER,
          denied=N_("Only the player who opened the game, or a room admin, can cancel it.")),
-    Spec("top", N_("cmd:top"), N_("The leaderboard: /top [game] [week|month|all]"),
-         options=(PRESET, Option("period", N_("opt:period"), N_("Which period"),
-                                 choices=_periods)), reading=True),
+    Spec("top", N_("cmd:top"),
+         N_("The leaderboard: /top [partnership|individual|divisor|train|pairs|game]"
+            " [week|month|all]"),
+         options=(Option("preset", N_("opt:preset"), N_("Which games, or the pairs"),
+                         choices=_boards),
+                  Option("period", N_("opt:period"), N_("Which period"), choices=_periods)),
+         reading=True),
     Spec("stats", N_("cmd:stats"), N_("A player's record"),
          options=(Option("player", N_("opt:player"), N_("Whose record"), Kind.PERSON),
                   Option("who", N_("opt:who"), N_("Or their name or @username"), length=100)),

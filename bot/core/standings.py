@@ -82,30 +82,38 @@ async def record_results(
     return {c.user_id: (c.before, c.after) for c in changes}
 
 
+# what /top names a family by (registry.BOARDS) and the families' own names
+FAMILY_WORDS = {"partnership": "partnership", "individual": "line", "line": "line",
+                "divisor": "divisor", "train": "train"}  # fmt: skip
+
+
 async def leaderboard(
     store: Store,
     community_id: int,
     preset: str | None,
     since: datetime | None,
     room_preset: str,
+    family: str | None = None,
 ) -> tuple[str, list[Standing]]:
     """The community's leaderboard with a rating column, and the family the ratings are
-    of: the ratings of the named
-    preset's family; with no preset named, of the family that rates most of the players
-    listed (the room's own preset's family first on a tie), so that the picture shows the
-    ratings there are."""
+    of (the games counted are of that family, or of the preset named): the named
+    family's; the named preset's family; with neither named, the family that rates most
+    of the players listed (the room's own preset's family first on a tie), so that the
+    picture shows the ratings there are."""
     if preset is not None:
         family = family_of(Rules.from_preset(preset))
         return family, await store.stats.leaderboard(community_id, preset, since, family)
+    if family is not None:
+        return family, await store.stats.leaderboard(community_id, None, since, family)
     try:
         first = family_of(Rules.from_preset(room_preset))
     except DominoError:
         first = "partnership"
-    best: tuple[int, str, list[Standing]] | None = None
+    best: tuple[int, int, str, list[Standing]] | None = None
     for family in dict.fromkeys([first, *FAMILIES.values()]):
         found = await store.stats.leaderboard(community_id, None, since, family)
         rated = sum(1 for s in found if s.rating is not None)
-        if best is None or rated > best[0]:
-            best = (rated, family, found)
+        if best is None or (rated, len(found)) > best[:2]:
+            best = (rated, len(found), family, found)
     assert best is not None
-    return best[1], best[2]
+    return best[2], best[3]

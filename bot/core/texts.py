@@ -7,6 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from bot.core.ratings import shown_rating
 from engine.game import Game
 from engine.outcome import HandResult
 from engine.presets import preset_names
@@ -118,6 +119,17 @@ DEFAULTS = N_("This room uses the defaults. Admins change them with /settings <n
 NO_RESULTS = N_("No games finished here yet.")
 NOT_COUNTED = N_("This game does not count on the leaderboard: it takes two people or more.")
 BAD_PERIOD = N_("The periods are: week, month, all.")
+BAD_TOP = N_(
+    "/top takes a kind of game (partnership, individual, divisor, train), a game (a preset's"
+    " name), pairs, and a period (week, month, all)."
+)
+NO_PAIRS = N_("No partnership games of two pairs of people finished here yet.")
+PAIRS_LEADERBOARD = N_("Leaderboard · pairs in partnership games")
+RATINGS_EXPLAINED = N_(
+    "Ratings start at {start}: wins raise them, more against stronger players, and they"
+    " settle as you play more games."
+)
+OTHER_BOARDS = N_("Also: /top partnership · individual · divisor · train · pairs · week · month")
 UNKNOWN_PLAYER = N_("I do not know {name} here.")
 NO_GAMES_YET = N_("{name} has no finished games here yet.")
 # ----- house rules (bot/core/house_rules.py) -----------------------------------------------
@@ -250,8 +262,8 @@ def game_summary(
                     lang,
                     "{name}: rating {before} → {after}",
                     name=names[seat],
-                    before=f"{before:.1f}",
-                    after=f"{after:.1f}",
+                    before=shown_rating(before),
+                    after=shown_rating(after),
                 )
             )
     return "\n".join(lines)
