@@ -211,7 +211,11 @@ def opening_draw_words(lang: str, view: View, names: Sequence[str]) -> str:
     )
 
 
-def describe_table(view: View, names: Sequence[str], lang: str) -> str:
+def describe_table(
+    view: View, names: Sequence[str], lang: str, clock_seconds: float | None = None
+) -> str:
+    """The table in words, as its picture shows it (``clock_seconds``: left on the game's
+    clock, where the game has one: tournament_pr's 40 minutes)."""
     lines: list[str] = []
     if view.draw_is_news:  # who drew which tile, until every seat has had its turn
         lines.append(opening_draw_words(lang, view, names))
@@ -252,6 +256,10 @@ def describe_table(view: View, names: Sequence[str], lang: str) -> str:
     if view.to_move is not None:  # whose turn, in words as on the picture
         mover = names[view.to_move] if view.to_move < len(names) else str(view.to_move)
         lines.append(tr(lang, "To play: {name}", name=mover))
+    if clock_seconds is not None and view.revealed is None:
+        seconds = max(0, round(clock_seconds))
+        left = f"{seconds // 60}:{seconds % 60:02d}"
+        lines.append(tr(lang, "Game clock: {left} left", left=left))
     goal = goal_text(view.rules, view.hand_number, lang)  # "a 100: pierde quien llega"
     lines.append(goal[:1].upper() + goal[1:])
     return "\n".join(lines)

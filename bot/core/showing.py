@@ -151,12 +151,13 @@ def board_as_it_is(session: Session, loaded: Loaded, repost: bool = False) -> Bo
     game = loaded.game
     assert game is not None
     view = view_of(game)
+    table = table_of(session, loaded, view)
     return Board(
         loaded.row.id,
         game.ply,
         view,
-        table_of(session, loaded, view),
-        describe_table(view, names_of(loaded, session.lang), session.lang),
+        table,
+        describe_table(view, names_of(loaded, session.lang), session.lang, table.clock_seconds),
         board_buttons(session, loaded),
         final=game.outcome is not None,
         repost=repost,

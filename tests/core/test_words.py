@@ -80,3 +80,17 @@ def test_one_round_is_one_round_in_every_language() -> None:
     assert count_line("es", one).startswith("1 ronda;")
     assert count_line("pt", one).startswith("1 rodada;")
     assert count_line("es", Rules.from_preset("mexican_train", rounds=3)).startswith("3 rondas;")
+
+
+def test_the_text_board_says_the_game_clock_where_there_is_one() -> None:
+    """Issue 33, 9: the text board never said the clock of tournament_pr's games."""
+    from bot.core.describe import describe_table
+    from engine.game import Game
+    from engine.rules import Rules
+    from engine.views import view_of
+
+    game = Game(Rules.from_preset("tournament_pr"), 4)
+    view = view_of(game)
+    names = ["Ana", "Beto", "Carla", "Dani"]
+    assert "Reloj de la partida: quedan 12:05" in describe_table(view, names, "es", 725.2)
+    assert "Game clock" not in describe_table(view, names, "en")  # no clock: not said

@@ -89,7 +89,8 @@ class ConsolePlatform(Platform[None]):
             # the opening draw was told with the deal, on this screen: not again with
             # every board of the hand's first round (/board, above, still says it)
             view = replace(board.view, opening_draw=())
-            described = describe_table(view, board.table.names, board.table.lang)
+            table = board.table
+            described = describe_table(view, table.names, table.lang, table.clock_seconds)
             if board.text and board.text != described:
                 screen.print(board.text)
             screen.print(described)
