@@ -33,7 +33,10 @@ async def settings(session: Session) -> None:
                 settings, settings.preset or DEFAULT_PRESET
             ).items()
         }
-        session.tell(texts.settings_text(session.own, settings.shown(), house))
+        listed = settings.shown()
+        if listed.get("turn_timeout") == 0:  # turns wait for their player
+            listed["turn_timeout"] = "off"
+        session.tell(texts.settings_text(session.own, listed, house))
         return
     if args[0].lower() == "options":
         await room_options(session, args[1:])
@@ -50,7 +53,11 @@ async def settings(session: Session) -> None:
     session.desk.room_changed(session.community.id, session.room, session.now)
     if name == "language":
         session.lang = language(value)
-    shown = ("on" if change["numerals"] else "off") if name == "numerals" else value
+    shown = value
+    if name == "numerals":
+        shown = "on" if change["numerals"] else "off"
+    elif name == "turn_timeout" and not change["turn_timeout"]:
+        shown = "off"
     session.say(texts.SETTING_CHANGED, name=name, value=shown)
 
 
@@ -100,6 +107,8 @@ def setting(name: str, value: str) -> dict[str, Any]:
             raise Refusal(texts.BAD_THEME, themes=", ".join(THEMES))
         return {"theme": value}
     if name == "turn_timeout":
+        if house_rules.yes_or_no(value) is False:  # off: turns wait for their player
+            return {"turn_timeout": 0}
         low, high = option_bounds("turn_timeout")
         if not (value.isascii() and value.isdigit()) or not low <= int(value) <= high:
             raise Refusal(texts.BAD_TIMEOUT)

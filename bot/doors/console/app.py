@@ -118,7 +118,7 @@ class Console:
     def _person(self) -> Person:
         screen = self.screen
         admin = screen.name.casefold() == self.owner.casefold()
-        return Person(screen.name.lower(), screen.name, screen.lang, admin=admin)
+        return replace(screen.person(), admin=admin)
 
     def _prompt(self) -> None:
         self.screen.out.write(PROMPT)

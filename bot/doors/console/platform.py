@@ -5,6 +5,13 @@ One screen shows one room at a time (the room you are in, :class:`Screen`); of t
 rooms (a tournament's tables) it prints what is said to everyone there, marked with the
 room's name, and your own hand. What only one person sees is printed marked as such: the
 console's own way of "to this person only". Nothing here is ever closed to anyone.
+
+A hot seat (several people at one screen, each in turn with ``/as``): what is private to
+someone other than the person the console is now (a hand, its moves, a private answer, a
+file for them) is held back, never printed; when the held hand is one to act on (their
+turn, or their choice of who opens), the screen says whose turn it is and how to see it:
+"Beto's turn: the others look away, and Beto types /as Beto and then /hand". With one
+person at the console, who is always themselves, everything of theirs shows as it comes.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from typing import TextIO
 
 from bot.core import Board, Button, File, Hand, Lobby, Person, Picture, Place, Say, describe_table
 from bot.doors.platform import Platform
+from bot.doors.texts import CONSOLE_TURN
 from lang import tr
 
 # messages after the board that push it out of view: a terminal scrolls, the board is
@@ -41,6 +49,15 @@ class Screen:
 
     def here(self, place: Place) -> bool:
         return place.room == self.place.room
+
+    def person(self) -> Person:
+        """Who the console is now (``/as``)."""
+        return Person(self.name.lower(), self.name, self.lang)
+
+    def is_me(self, person: Person | None) -> bool:
+        """Whether what is private to ``person`` may show now: theirs is the screen (None:
+        it is everyone's)."""
+        return person is None or person.platform_id == self.person().platform_id
 
 
 class ConsolePlatform(Platform[None]):
@@ -106,7 +123,7 @@ class ConsolePlatform(Platform[None]):
         return self._new()
 
     async def private_text(self, place: Place, person: Person, say: Say, origin: None) -> bool:
-        if self.screen.here(place):
+        if self.screen.here(place) and self.screen.is_me(person):  # (held back: not theirs)
             self._only(person)
             self.screen.print(say.text)
             self._buttons(say.buttons)
@@ -116,10 +133,14 @@ class ConsolePlatform(Platform[None]):
 
     async def hand(self, place: Place, hand: Hand, png: bytes, origin: None) -> bool:
         screen = self.screen
-        if not screen.here(place):
-            if hand.person.name == screen.name:  # your own hand at another table
-                screen.rooms.add(place.room)
-                screen.print(f"[{place.room}] " + hand.text)
+        if not screen.is_me(hand.person):  # another person's at this screen: held back
+            if hand.buttons and screen.here(place):  # theirs to act on: they are called
+                name = hand.person.name
+                screen.print(tr(screen.lang, CONSOLE_TURN, name=name))
+            return True
+        if not screen.here(place):  # your own hand at another table
+            screen.rooms.add(place.room)
+            screen.print(f"[{place.room}] " + hand.text)
             return True
         path = screen.pictures / f"hand-{safe(hand.person.name)}.png"
         write_private(path, png)
@@ -130,6 +151,8 @@ class ConsolePlatform(Platform[None]):
         return True
 
     async def picture(self, place: Place, picture: Picture, png: bytes, origin: None) -> str:
+        if not self.screen.is_me(picture.private):  # another person's: held back
+            return self._new()
         if self.screen.here(place):
             self._only(picture.private)
             self._saved(picture.name, png, picture.text)
@@ -140,7 +163,7 @@ class ConsolePlatform(Platform[None]):
         return self._new()
 
     async def file(self, place: Place, file: File, origin: None) -> str:
-        if self.screen.here(place):
+        if self.screen.here(place) and self.screen.is_me(file.private):  # (else held back)
             self._only(file.private)
             self._saved(file.name, file.data, file.text)
         return self._new()
