@@ -1,7 +1,8 @@
 """A hot seat at the console (issue 33, 1): several people at one screen, each acting in
 turn with ``/as``. After every step the screen shows no hand (nor anything private) of a
-person other than the one the console is now; when the turn passes to another person
-it says whose turn it is, and their hand shows when they ask for it (``/hand``)."""
+person other than the one acting now: the one the console is now, with moves to make
+or asking for their hand; when the turn passes to another person it says whose turn it
+is, and their hand shows when they ask for it (``/hand``)."""
 
 from __future__ import annotations
 
@@ -62,9 +63,9 @@ class HotSeat:
         assert set(ONLY.findall(chunk)) <= {me}, (line, chunk)
         for hand in self.service.hands[dealt:]:
             tiles = hand.text.splitlines()[0]  # "Your tiles: 6-4 5-5 ..."
-            if hand.person.name == me:
+            if hand.person.name == me and (hand.buttons or hand.asked):  # theirs to act on
                 self.shown[me] = self.shown.get(me, 0) + (tiles in chunk)
-            else:
+            else:  # another's, or theirs while another acts (the deal)
                 assert tiles not in chunk, (me, hand.person.name, chunk)
         self.called += CALLED.findall(chunk)
         return chunk

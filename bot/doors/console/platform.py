@@ -10,8 +10,10 @@ A hot seat (several people at one screen, each in turn with ``/as``): what is pr
 someone other than the person the console is now (a hand, its moves, a private answer, a
 file for them) is held back, never printed; when the held hand is one to act on (their
 turn, or their choice of who opens), the screen says whose turn it is and how to see it:
-"Beto's turn: the others look away, and Beto types /as Beto and then /hand". With one
-person at the console, who is always themselves, everything of theirs shows as it comes.
+"Beto's turn: the others look away, and Beto types /as Beto and then /hand". The hand of
+the person the console is now shows when it is theirs to act on or they ask for it, not
+while another acts (at the deal). With one person at the table, who is always
+themselves, everything of theirs shows as it comes.
 """
 
 from __future__ import annotations
@@ -138,6 +140,8 @@ class ConsolePlatform(Platform[None]):
                 name = hand.person.name
                 screen.print(tr(screen.lang, CONSOLE_TURN, name=name))
             return True
+        if not (hand.buttons or hand.asked) and hot_seat(hand):
+            return True  # yours, but another person acts now (the deal): /hand shows it
         if not screen.here(place):  # your own hand at another table
             screen.rooms.add(place.room)
             screen.print(f"[{place.room}] " + hand.text)
@@ -193,6 +197,12 @@ class ConsolePlatform(Platform[None]):
     def _buttons(self, buttons: tuple[Button, ...]) -> None:
         for button in buttons:
             self.screen.print(f"  [{button.label}] → /{button.command}")
+
+
+def hot_seat(hand: Hand) -> bool:
+    """Whether several people play at the hand's table (at the console: at this one
+    screen, taking turns with /as); a seat's tag is empty for a person."""
+    return sum(not tag for tag in hand.table.tags) > 1
 
 
 def write_private(path: Path, data: bytes) -> None:
