@@ -65,7 +65,9 @@ async def _run(settings: Settings) -> int:
         if settings.telegram_token or settings.discord_token:
             return await _serve_platforms(settings, store)
         name = settings.console_name or _user_name()
-        service = GameService(store)
+        # the console's rooms wait for their people (one screen: people step away and
+        # come back): no turn timer unless the room asks for one, no idle end (README)
+        service = GameService(store, patient=True)
         settle_heap()
         console = Console(
             service,

@@ -365,10 +365,10 @@ def players_line(lang: str, rules: Rules) -> str:
     return tr(lang, "{least} to {most} players", least=rules.min_players, most=rules.max_players)
 
 
-def rules_text(lang: str, rules: Rules) -> str:
+def rules_text(lang: str, rules: Rules, untimed: bool = False) -> str:
     """The rules in force, each option described from the catalogs: the preset, players,
     set, what the game counts, then every option the preset takes with its value
-    (marked where it is a house rule)."""
+    (marked where it is a house rule); ``untimed``: the room gives turns no timer."""
     head = texts.preset_name(lang, rules.preset)
     lines = [
         f"{head} ({players_line(lang, rules)}, {tr(lang, texts.SET_OF, n=rules.set)})",
@@ -377,7 +377,10 @@ def rules_text(lang: str, rules: Rules) -> str:
     house = dict(differing(rules))
     for name in (n for n in _ORDER if n in house or n in settable(rules.preset)):
         mark = " ✱" if name in house else ""
-        lines.append(f"• {described(lang, name, getattr(rules, name), rules.partners)}{mark}")
+        line = described(lang, name, getattr(rules, name), rules.partners)
+        if name == "turn_timeout" and untimed:
+            line = f"{tr(lang, ABOUT[name]).rstrip('.')}: {tr(lang, texts.NO_TURN_TIMER)}"
+        lines.append(f"• {line}{mark}")
     if house:
         lines.append(tr(lang, texts.HOUSE_MARK))
     return "\n".join(lines)

@@ -24,6 +24,7 @@ from engine.line import LineHand
 from engine.moves import Action, Move
 from engine.outcome import CountScore
 from engine.players import make_player
+from engine.rules import Rules
 from engine.views import View, view_of
 from lang import tr
 from storage.errors import StorageError
@@ -99,7 +100,8 @@ async def progress(
     if hand_over:
         notes.hand_over_at = session.now.timestamp()
     elif not choosing:
-        notes.turn_due = session.now.timestamp() + turn_seconds(session, loaded)
+        seconds = turn_seconds(session, loaded)
+        notes.turn_due = None if seconds is None else session.now.timestamp() + seconds
     plan = timer_plan(session, loaded, hand_over, game_over or tied_at_limit, clock)
     await save(session, loaded, status=new_status, timers=plan)
     lang = session.lang
@@ -134,12 +136,9 @@ async def progress(
         assert to_move is not None
         hand_for(session, loaded, to_move)
         info = loaded.seats[to_move]
-        text = tr(
-            lang,
-            texts.YOUR_TURN,
-            name=name_of(info, to_move, lang),
-            seconds=turn_seconds(session, loaded),
-        )
+        name, seconds = name_of(info, to_move, lang), turn_seconds(session, loaded)
+        text = tr(lang, texts.YOUR_TURN if seconds else texts.YOUR_TURN_UNTIMED,
+                  name=name, seconds=seconds)  # fmt: skip
         session.effects.append(TurnCall(text, mention=(person_of(info),), game_id=loaded.row.id))
 
 
@@ -174,14 +173,21 @@ def hard_move(view: View, seed: int) -> Move:
     return player.choose(view)
 
 
-def turn_seconds(session: Session, loaded: Loaded) -> int:
-    """How long a turn lasts: the game's house rule, else the room's setting, else the
-    preset's."""
-    rules = loaded.rules
+def turn_seconds(session: Session, loaded: Loaded) -> int | None:
+    """How long a turn of the game lasts (None: it waits for its person)."""
+    return turn_time(session, loaded.rules)
+
+
+def turn_time(session: Session, rules: Rules) -> int | None:
+    """How long a turn lasts under ``rules`` in this room (None: it waits for its
+    person): the game's house rule, else the room's setting (0: off), else the preset's,
+    unless the rooms wait for their people (``Desk.patient``: the console's)."""
+    if "turn_timeout" in rules.options():
+        return rules.turn_timeout
     setting = session.room.settings.turn_timeout
-    if setting and "turn_timeout" not in rules.options():
-        return int(setting)
-    return rules.turn_timeout
+    if setting is not None:
+        return int(setting) or None
+    return None if session.desk.patient else rules.turn_timeout
 
 
 def timer_plan(
@@ -201,7 +207,8 @@ def timer_plan(
         # only people's actions keep a game alive: computer players and timers alone
         # leave its idle timer running
         cancel.append("idle")
-        sets.append(("idle", now + timedelta(hours=IDLE_HOURS), {}))
+        if not session.desk.patient:  # (the console's games wait for their people)
+            sets.append(("idle", now + timedelta(hours=IDLE_HOURS), {}))
     if clock is not None:
         sets.append(("clock", clock, {}))
     if hand_over:
@@ -214,6 +221,8 @@ def timer_plan(
         sets.append((opening.TIMER, opening.ends_at(session, mark), {}))
         return TimerPlan(tuple(cancel), tuple(sets))
     timeout = turn_seconds(session, loaded)
+    if timeout is None:  # no timer: the turn waits for its person
+        return TimerPlan(tuple(cancel), tuple(sets))
     payload = {"seat": game.to_move}
     sets.append(("turn", now + timedelta(seconds=timeout), payload))
     warn = now + timedelta(seconds=timeout - timeout // WARNING_SHARE)

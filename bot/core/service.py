@@ -60,11 +60,14 @@ class GameService:
         clock: Callable[[], datetime] = utcnow,
         holder: str | None = None,
         seeds: Callable[[], int] = lambda: secrets.randbits(62),
+        patient: bool = False,
     ) -> None:
         self.store = store
         self.clock = clock
         self.holder = holder or f"pid-{os.getpid()}-{secrets.token_hex(3)}"
-        self.desk = Desk(store, seeds)  # each hand's deal from ``seeds`` (tests seed it)
+        # each hand's deal from ``seeds`` (tests seed it); ``patient``: the rooms wait for
+        # their people (the console's: no turn timer unless asked for, no idle end)
+        self.desk = Desk(store, seeds, patient)
         self._locks = RoomLocks()  # one command at a time in each room of this process
         self._settled_at: datetime | None = None  # when unwritten results were last looked for
         self._expired_on: object = None  # the day results older than a year were last taken out

@@ -103,6 +103,9 @@ class Desk:
 
     store: Store
     seeds: Callable[[], int]
+    # the rooms wait for their people (the console: one screen, people step away): a turn
+    # has a timer only where the room or the game asks for one, and no game ends idle
+    patient: bool = False
     # what was read of the people and places that came by, most recently used kept (issue
     # 32, 8: a process serving many groups never grows for ever; one forgotten is read
     # again): about 1 KB a room or a person, so some 40 MB at most

@@ -68,6 +68,8 @@ DOES_NOT_FIT = N_("{tile} does not go there. You can play: {moves}")
 WHERE = N_("Where does {tile} go?")
 CHOOSE_ONE = N_("Choose one of the places above.")
 YOUR_TURN = N_("{name}, your turn ({seconds} s).")
+YOUR_TURN_UNTIMED = N_("{name}, your turn.")  # the room gives turns no timer
+NO_TURN_TIMER = N_("none, each turn waits for its player (/settings turn_timeout 60 gives one)")
 HAND_GOING = N_("The hand is still being played.")
 NEXT_TOO_SOON = N_("The next hand can be dealt in {seconds} s.")
 NOBODY_LEFT = N_("Nobody is left at the table; the game ends without a result.")
@@ -92,6 +94,7 @@ SETTINGS_CHANGED = {
     "preset": N_("New games here are {value} now."),
     "theme": N_("The pictures are drawn in the {value} theme now."),
     "turn_timeout": N_("Each turn has {value} seconds now."),
+    "turn_timeout:off": N_("Turns have no timer now: each waits for its player."),
     "numerals:on": N_("Tiles show numbers instead of pips now."),
     "numerals:off": N_("Tiles show pips now."),
 }
@@ -100,7 +103,9 @@ LANGUAGE_NAMES = {"es": "español", "en": "English", "pt": "português"}
 BAD_LANGUAGE = N_("The languages are: {languages}.")
 BAD_THEME = N_("The themes are: {themes}.")
 ON_OR_OFF = N_("{name} is on or off.")
-BAD_TIMEOUT = N_("The turn timeout is a number of seconds from 15 to 86400.")
+BAD_TIMEOUT = N_(
+    "The turn timeout is a number of seconds from 15 to 86400, or off (turns wait for their player)."
+)
 UNKNOWN_SETTING = N_(
     "There is no setting '{name}'. Settings: preset, language, theme, turn_timeout, numerals."
 )

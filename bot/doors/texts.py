@@ -25,3 +25,10 @@ PRESS_MY_HAND = N_(
 CANNOT_POST = N_(
     "I cannot post in this channel: give me View Channel, Send Messages and Attach Files here."
 )
+
+
+# ----- the console ---------------------------------------------------------------------
+# a hot seat: the hand of a person other than the one at the screen now is held back
+CONSOLE_TURN = N_(
+    "{name}'s turn: the others look away, and {name} types /as {name} and then /hand."
+)

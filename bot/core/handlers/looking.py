@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.core import house_rules, opening, texts
 from bot.core.handlers.lobby import DEFAULT_PRESET, unknown_preset
 from bot.core.model import File, Reply
+from bot.core.progress import turn_time
 from bot.core.records_seen import record_as_seen
 from bot.core.registry import handles
 from bot.core.session import Refusal, Session
@@ -92,7 +93,8 @@ async def rules(session: Session) -> None:
         if preset not in preset_names():
             raise unknown_preset(preset)
         in_force = house_rules.room_rules(session.room.settings, preset)
-    session.say(house_rules.rules_text(session.lang, in_force))
+    untimed = turn_time(session, in_force) is None  # (the console's rooms, or off)
+    session.say(house_rules.rules_text(session.lang, in_force, untimed))
 
 
 @handles("help")

@@ -33,7 +33,10 @@ async def settings(session: Session) -> None:
                 settings, settings.preset or DEFAULT_PRESET
             ).items()
         }
-        session.tell(texts.settings_text(session.own, settings.shown(), house))
+        listed = settings.shown()
+        if listed.get("turn_timeout") == 0:  # turns wait for their player
+            listed["turn_timeout"] = "off"
+        session.tell(texts.settings_text(session.own, listed, house))
         return
     if args[0].lower() == "options":
         await room_options(session, args[1:])
@@ -63,6 +66,8 @@ def changed_words(session: Session, name: str, change: dict[str, Any]) -> tuple[
         return texts.SETTINGS_CHANGED[name], texts.LANGUAGE_NAMES[value]
     if name == "preset":
         return texts.SETTINGS_CHANGED[name], texts.preset_name(session.lang, value)
+    if name == "turn_timeout" and not value:
+        return texts.SETTINGS_CHANGED["turn_timeout:off"], ""
     return texts.SETTINGS_CHANGED.get(name, texts.SETTING_CHANGED), str(value)
 
 
@@ -112,6 +117,8 @@ def setting(name: str, value: str) -> dict[str, Any]:
             raise Refusal(texts.BAD_THEME, themes=", ".join(THEMES))
         return {"theme": value}
     if name == "turn_timeout":
+        if house_rules.yes_or_no(value) is False:  # off: turns wait for their player
+            return {"turn_timeout": 0}
         low, high = option_bounds("turn_timeout")
         if not (value.isascii() and value.isdigit()) or not low <= int(value) <= high:
             raise Refusal(texts.BAD_TIMEOUT)

@@ -122,8 +122,7 @@ class Console:
     def _person(self) -> Person:
         screen = self.screen
         admin = screen.name.casefold() == self.owner.casefold()
-        # no language of their own: one screen, the room's language for everyone at it
-        return Person(screen.name.lower(), screen.name, None, admin=admin)
+        return replace(screen.person(), admin=admin)
 
     def _prompt(self) -> None:
         self.screen.out.write(PROMPT)

@@ -5,6 +5,15 @@ One screen shows one room at a time (the room you are in, :class:`Screen`); of t
 rooms (a tournament's tables) it prints what is said to everyone there, marked with the
 room's name, and your own hand. What only one person sees is printed marked as such: the
 console's own way of "to this person only". Nothing here is ever closed to anyone.
+
+A hot seat (several people at one screen, each in turn with ``/as``): what is private to
+someone other than the person the console is now (a hand, its moves, a private answer, a
+file for them) is held back, never printed; when the held hand is one to act on (their
+turn, or their choice of who opens), the screen says whose turn it is and how to see it:
+"Beto's turn: the others look away, and Beto types /as Beto and then /hand". The hand of
+the person the console is now shows when it is theirs to act on or they ask for it, not
+while another acts (at the deal). With one person at the table, who is always
+themselves, everything of theirs shows as it comes.
 """
 
 from __future__ import annotations
@@ -16,6 +25,7 @@ from typing import TextIO
 
 from bot.core import Board, Button, File, Hand, Lobby, Person, Picture, Place, Say, describe_table
 from bot.doors.platform import Platform
+from bot.doors.texts import CONSOLE_TURN
 from lang import tr
 
 # messages after the board that push it out of view: a terminal scrolls, the board is
@@ -41,6 +51,16 @@ class Screen:
 
     def here(self, place: Place) -> bool:
         return place.room == self.place.room
+
+    def person(self) -> Person:
+        """Who the console is now (``/as``): no language of their own (one screen, the
+        room's language for everyone at it)."""
+        return Person(self.name.lower(), self.name, None)
+
+    def is_me(self, person: Person | None) -> bool:
+        """Whether what is private to ``person`` may show now: theirs is the screen (None:
+        it is everyone's)."""
+        return person is None or person.platform_id == self.person().platform_id
 
 
 class ConsolePlatform(Platform[None]):
@@ -110,7 +130,7 @@ class ConsolePlatform(Platform[None]):
         return self._new()
 
     async def private_text(self, place: Place, person: Person, say: Say, origin: None) -> bool:
-        if self.screen.here(place):
+        if self.screen.here(place) and self.screen.is_me(person):  # (held back: not theirs)
             self._only(person)
             self.screen.print(say.text)
             self._buttons(say.buttons)
@@ -120,10 +140,16 @@ class ConsolePlatform(Platform[None]):
 
     async def hand(self, place: Place, hand: Hand, png: bytes, origin: None) -> bool:
         screen = self.screen
-        if not screen.here(place):
-            if hand.person.name == screen.name:  # your own hand at another table
-                screen.rooms.add(place.room)
-                screen.print(f"[{place.room}] " + hand.text)
+        if not screen.is_me(hand.person):  # another person's at this screen: held back
+            if hand.buttons and screen.here(place):  # theirs to act on: they are called
+                name = hand.person.name
+                screen.print(tr(screen.lang, CONSOLE_TURN, name=name))
+            return True
+        if not (hand.buttons or hand.asked) and hot_seat(hand):
+            return True  # yours, but another person acts now (the deal): /hand shows it
+        if not screen.here(place):  # your own hand at another table
+            screen.rooms.add(place.room)
+            screen.print(f"[{place.room}] " + hand.text)
             return True
         path = screen.pictures / f"hand-{safe(hand.person.name)}.png"
         write_private(path, png)
@@ -134,6 +160,8 @@ class ConsolePlatform(Platform[None]):
         return True
 
     async def picture(self, place: Place, picture: Picture, png: bytes, origin: None) -> str:
+        if not self.screen.is_me(picture.private):  # another person's: held back
+            return self._new()
         if self.screen.here(place):
             self._only(picture.private)
             self._saved(picture.name, png, picture.text)
@@ -144,7 +172,7 @@ class ConsolePlatform(Platform[None]):
         return self._new()
 
     async def file(self, place: Place, file: File, origin: None) -> str:
-        if self.screen.here(place):
+        if self.screen.here(place) and self.screen.is_me(file.private):  # (else held back)
             self._only(file.private)
             self._saved(file.name, file.data, file.text)
         return self._new()
@@ -174,6 +202,12 @@ class ConsolePlatform(Platform[None]):
     def _buttons(self, buttons: tuple[Button, ...]) -> None:
         for button in buttons:
             self.screen.print(f"  [{button.label}] → /{button.command}")
+
+
+def hot_seat(hand: Hand) -> bool:
+    """Whether several people play at the hand's table (at the console: at this one
+    screen, taking turns with /as); a seat's tag is empty for a person."""
+    return sum(not tag for tag in hand.table.tags) > 1
 
 
 def write_private(path: Path, data: bytes) -> None:
