@@ -386,8 +386,11 @@ def rules_text(lang: str, rules: Rules, untimed: bool = False) -> str:
     return "\n".join(lines)
 
 
-def option_line(lang: str, rules: Rules, name: str) -> str:
-    """An option of a menu: its short name and its value now."""
+def option_line(lang: str, rules: Rules, name: str, untimed: bool = False) -> str:
+    """An option of a menu: its short name and its value now (``untimed``: the room
+    gives turns no timer)."""
+    if name == "turn_timeout" and untimed:
+        return f"{title(lang, name)}: {tr(lang, texts.NO_TURN_TIMER_SHORT)}"
     return f"{title(lang, name)}: {value_words(lang, name, getattr(rules, name))}"
 
 

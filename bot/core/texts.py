@@ -70,6 +70,7 @@ CHOOSE_ONE = N_("Choose one of the places above.")
 YOUR_TURN = N_("{name}, your turn ({seconds} s).")
 YOUR_TURN_UNTIMED = N_("{name}, your turn.")  # the room gives turns no timer
 NO_TURN_TIMER = N_("none, each turn waits for its player (/settings turn_timeout 60 gives one)")
+NO_TURN_TIMER_SHORT = N_("none")
 HAND_GOING = N_("The hand is still being played.")
 NEXT_TOO_SOON = N_("The next hand can be dealt in {seconds} s.")
 NOBODY_LEFT = N_("Nobody is left at the table; the game ends without a result.")

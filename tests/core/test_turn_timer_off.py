@@ -95,3 +95,15 @@ async def test_a_patient_room_keeps_a_game_clock_and_a_house_rules_timer(store: 
     await room.say("Ana", "/begin fill")
     assert {"turn", "warning"} <= await kinds(store)
     assert calls(room)[-1].endswith("(45 s).")
+
+
+async def test_the_lobbys_menu_says_turns_have_no_timer(store: Store) -> None:
+    """/rule turn_timeout in a room without a turn timer said "Now: 90" (marked ✓)."""
+    room = await patient_room(store)
+    await room.say("Ana", "/new draw 300")
+    shown = await room.say("Ana", "/rule turn_timeout")
+    assert "Now: none." in shown[0].text, shown[0].text
+    assert not any(b.label.startswith("✓") for b in shown[0].buttons), shown[0].buttons
+    await room.say("Ana", "/rule turn_timeout 60")  # a house rule: the game's own time
+    shown = await room.say("Ana", "/rule turn_timeout")
+    assert "Now: 60" in shown[0].text, shown[0].text

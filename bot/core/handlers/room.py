@@ -9,6 +9,7 @@ from typing import Any
 from bot.core import house_rules, texts
 from bot.core.handlers.lobby import DEFAULT_PRESET, unknown_preset
 from bot.core.model import THEMES, Button, Reply, Say
+from bot.core.progress import turn_time
 from bot.core.registry import handles
 from bot.core.saving import save
 from bot.core.seats import Seat
@@ -164,12 +165,14 @@ async def rule(session: Session) -> None:
     rules, args = loaded.rules, session.args
     if not args or (args[0].isascii() and args[0].isdigit()):
         page = int(args[0]) - 1 if args else 0
-        menu(session, *options_menu(session.lang, rules, loaded.row.id, page))
+        untimed = turn_time(session, rules) is None
+        menu(session, *options_menu(session.lang, rules, loaded.row.id, page, untimed))
         return
     try:
         name = house_rules.read_name(rules.preset, args[0])
         if len(args) == 1:
-            menu(session, *values_menu(session.lang, rules, name, loaded.row.id))
+            untimed = turn_time(session, rules) is None
+            menu(session, *values_menu(session.lang, rules, name, loaded.row.id, untimed))
             return
         value = house_rules.read_value(name, " ".join(args[1:]))
         changed = house_rules.build(rules.preset, {name: value}, rules)
@@ -200,30 +203,38 @@ def menu(session: Session, text: str, buttons: tuple[Button, ...]) -> None:
         session.effects.append(Say(text, buttons=buttons))
 
 
-def options_menu(lang: str, rules: Any, game_id: int, page: int) -> tuple[str, tuple[Button, ...]]:
-    """A page of the options of the game's preset, each a button with its value now."""
+def options_menu(
+    lang: str, rules: Any, game_id: int, page: int, untimed: bool = False
+) -> tuple[str, tuple[Button, ...]]:
+    """A page of the options of the game's preset, each a button with its value now
+    (``untimed``: the room gives turns no timer)."""
     names = house_rules.settable(rules.preset)
     pages = max(1, -(-len(names) // RULES_PER_PAGE))
     page = min(max(page, 0), pages - 1)
     shown = names[page * RULES_PER_PAGE : (page + 1) * RULES_PER_PAGE]
     lines = [tr(lang, texts.RULE_MENU)]
-    lines += [f"• {house_rules.option_line(lang, rules, n)}" for n in shown]
+    lines += [f"• {house_rules.option_line(lang, rules, n, untimed)}" for n in shown]
     buttons = [Button(house_rules.title(lang, n), f"rule {n}", game_id) for n in shown]
     if pages > 1:
         buttons.append(Button(tr(lang, "More"), f"rule {(page + 1) % pages + 1}", game_id))
     return "\n".join(lines), tuple(buttons)
 
 
-def values_menu(lang: str, rules: Any, name: str, game_id: int) -> tuple[str, tuple[Button, ...]]:
+def values_menu(
+    lang: str, rules: Any, name: str, game_id: int, untimed: bool = False
+) -> tuple[str, tuple[Button, ...]]:
     """The values of option ``name`` that fit the game, each a button (the one in force
-    marked)."""
+    marked; ``untimed``: the room gives turns no timer, and none is marked)."""
     now = getattr(rules, name)
+    shown = house_rules.value_words(lang, name, now, long=True, partners=rules.partners)
+    if name == "turn_timeout" and untimed:
+        now, shown = None, tr(lang, texts.NO_TURN_TIMER_SHORT)
     text = tr(
         lang,
         texts.RULE_VALUES,
         title=house_rules.title(lang, name),
         about=tr(lang, option_about(name)),
-        value=house_rules.value_words(lang, name, now, long=True, partners=rules.partners),
+        value=shown,
     )
     spec = option_spec(name)
     if spec.bounds is not None:
