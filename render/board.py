@@ -17,6 +17,7 @@ from engine.views import View
 from render.faces import tile_backs, tile_face
 from render.fonts import drawable, fit_text, font
 from render.geometry import Box, PlacedTile
+from render.line_layout import WIDTH as LINE_WIDTH
 from render.line_layout import Link, layout_line
 from render.measure import Measure, NoMeasure, RecordingDraw
 from render.names import short_names
@@ -37,6 +38,8 @@ DRAW_UNIT = 26  # pixels across a tile of the opening draw (its short side)
 DRAW_GAP = 8  # pixels between a name and the tile it drew
 DRAW_SPAN = 200  # pixels at most from one seat's name to the next one's
 FACTS_SIZE = 20
+AROUND_WIDTH = 14.0  # units across a line game's snake between seats east and west
+TALL_NAME_SIZE = 18  # a name east or west of the table: "Computadora" fits its column
 FACTS_SEPARATOR = "   ·   "
 
 
@@ -91,6 +94,8 @@ class _Painter:
         board = scene is None  # else a hand alone
         self.facts: list[tuple[str, bool]] = []
         if scene is None:
+            south = view.seat if view.seat is not None else 0  # the room: seat 0 south
+            places = seat_places(view.players, south, not view.trains)
             if view.trains:
                 self.train_layout = layout_trains(view)
                 self.tiles = self.train_layout.tiles
@@ -99,12 +104,14 @@ class _Painter:
                 size = (self.train_layout.width, self.train_layout.height)
             else:
                 sides = [(s.number, s.tile, s.kind) for s in view.open_sides]
-                line = layout_line(view.placements, sides, view.rules.crosswise_doubles)
+                crosswise = view.rules.crosswise_doubles
+                # a snake between seats east and west turns sooner: its tiles stay larger
+                beside = places is not None and ("east" in places or "west" in places)
+                width = AROUND_WIDTH if beside and not crosswise else LINE_WIDTH
+                line = layout_line(view.placements, sides, crosswise, width)
                 self.tiles, self.links, self.ends = line.tiles, line.links, line.open_ends
                 self.badges = line.badges
                 size = (line.width, line.height)
-            south = view.seat if view.seat is not None else 0  # the room: seat 0 south
-            places = seat_places(view.players, south, not view.trains)
             teams = 2 if places is not None and view.rules.partners else 0
 
             def laid_out(lines: int) -> Scene:
@@ -335,6 +342,23 @@ class _Painter:
         shown = short_names(names, max(0.0, width), face)
         return shown[seat] if seat < len(shown) else self.name(seat)
 
+    def tall_name(self, seat: int, width: float, face: ImageFont.FreeTypeFont) -> str:
+        """A name in a narrow panel: whole on one line, else whole on two lines broken
+        between words, else (no room even so) its short form on one line."""
+        name = self.name(seat)
+        if self.draw.textlength(name, font=face) <= width:
+            return name
+        words, lines = name.split(" "), [""]
+        for w in words:
+            longer = f"{lines[-1]} {w}" if lines[-1] else w
+            if lines[-1] and self.draw.textlength(longer, font=face) > width:
+                lines.append(w)
+            else:
+                lines[-1] = longer
+        if len(lines) == 2 and all(self.draw.textlength(x, font=face) <= width for x in lines):
+            return "\n".join(lines)
+        return self.shown_name(seat, width, face)
+
     def seat_score(self, seat: int) -> str | None:
         """The score a seat's panel shows: its own (or its side's on cards); None where
         the teams' totals stand beside the table instead."""
@@ -457,10 +481,11 @@ class _Painter:
         the score, the passes and the note, the tag, to play and the timer."""
         draw, theme, lang = self.draw, self.theme, self.table.lang
         left, top, right, _ = box
-        name_font, small = font(20), font(17)
+        name_font, small = font(TALL_NAME_SIZE), font(17)
         inner_left, inner_right = left + 16, right - 8
-        name = self.shown_name(seat, inner_right - inner_left, name_font)
-        draw.text((inner_left, top + 10), name, fill=theme.ink, font=name_font)
+        name = self.tall_name(seat, inner_right - inner_left, name_font)
+        draw.text((inner_left, top + 10), name, fill=theme.ink, font=name_font, spacing=2)
+        top += 22 * name.count("\n")  # a name on two lines moves the rest down
         self.backs(seat, inner_left, top + 40, inner_right - inner_left)
         score = self.seat_score(seat)
         if score:

@@ -29,8 +29,9 @@ REVEAL_UNIT = 26
 REVEAL_ROW = 40
 MAX_TABLE_UNIT = 56.0
 WIDE_W = 420  # a seat north or south of the table
-SIDE_W = 140  # a seat east or west of it: a column beside the table
-SIDE_H = 176  # five rows: name; tiles held; score; passes and note (or tag); turn
+SIDE_W = 150  # a seat east or west of it: a column beside the table
+SIDE_H = 200  # the name (on two lines if it must); tiles held; score; passes and note
+# (or the tag); the tag; the turn
 TEAM_W = 250  # a team's total, in a corner beside the north seat
 GAP = 8
 PLACES = ("south", "east", "north", "west")  # in the order play passes
