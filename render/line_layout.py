@@ -118,7 +118,9 @@ def layout_line(
         badges.append((_badge_spot(box.right, 0.0, 1, 0, [box], []), root.hi))
     # shift everything to start at (0, 0), with a margin of half a unit
     every = [t.box for t in placed] + [b for b, _ in badges]
-    left_edge = min(b.x for b in every) - 0.5
+    lo, hi = min(b.x for b in every), max(b.right for b in every)
+    # what is laid stands in the middle of a table wider than it (one arm still empty)
+    left_edge = lo - 0.5 - max(0.0, width - (hi - lo)) / 2
     top = min(b.y for b in every) - 0.5
     placed = [t.moved(-left_edge, -top) for t in placed]
     links = [
