@@ -699,10 +699,13 @@ def _dimmed(face: Image.Image) -> Image.Image:
     return faded
 
 
+_MEASURE = ImageDraw.Draw(Image.new("L", (1, 1)))  # widths of text, drawing nothing
+
+
 def _wrap(parts: list[str], face: ImageFont.FreeTypeFont, width: float) -> list[str]:
     """``parts`` joined on lines at most ``width`` pixels wide, broken between parts (a
     part wider than a line alone is broken between its words)."""
-    measure = ImageDraw.Draw(Image.new("L", (1, 1)))
+    measure = _MEASURE
     words: list[str] = []
     for part in parts:
         if measure.textlength(part, font=face) <= width:
