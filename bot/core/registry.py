@@ -131,7 +131,7 @@ def _strengths() -> tuple[Choice, ...]:
 
 
 PERIODS = {"week": N_("this week"), "month": N_("this month"), "all": N_("all time")}
-SETTINGS = ("preset", "options", "language", "theme", "turn_timeout", "numerals")
+SETTINGS = ("preset", "options", "language", "theme", "turn_timeout", "hand_pause", "numerals")
 OPTIONS_LENGTH = 300  # the longest line of house rules typed in one option (Discord)
 
 
