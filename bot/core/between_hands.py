@@ -30,8 +30,9 @@ async def press_next(session: Session) -> None:
         raise Refusal(texts.GAME_OVER)
     if game.hand is not None:
         # a press for the hand that ended comes after its deal (the printed "Next hand"
-        # typed late): that hand is dealt, with no move yet; else no hand has ended
-        if not game.hand.moves:
+        # typed late): that hand is dealt, and nobody played in it yet (computers may
+        # have); else no hand has ended
+        if not any(loaded.seats[m.seat].human for m in game.hand.moves):
             raise Refusal(texts.ALREADY_DEALT, number=game.hand_number)
         raise Refusal(texts.NO_HAND_OVER)
     seat, notes = session.my_seat, loaded.notes

@@ -122,6 +122,8 @@ async def test_the_printed_next_hand_pressed_after_the_deal_is_not_hand_still_pl
     late = await room.press("Ana", button)
     text = " ".join(e.text for e in late)
     assert "still being played" not in text and ("Hand 2" in text or "earlier" in text), late
+    typed = await room.say("Beto", "/next")  # typed: whoever opened hand 2 (a computer?)
+    assert isinstance(typed[-1], Popup) and "Hand 2 is already dealt" in typed[-1].text, typed
     assert (await store.games.active_in(1)).version == version
 
 
