@@ -8,7 +8,16 @@ stored with the game: two services on one database agree."""
 
 from __future__ import annotations
 
+import asyncio
+import atexit
+import functools
+import shutil
+import tempfile
 from datetime import timedelta
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.core.describe import describe_table
 from bot.core.model import Board, Effect, Hand, Popup, Say
@@ -190,7 +199,8 @@ async def test_two_services_on_one_database_agree_on_the_presses(store: Store) -
     await two_people(store, one)
     clock.advance(NEXT_PAUSE_SECONDS + 1)
     assert not dealt(await two.say("Ana", "/next"), 2)
-    assert not dealt(await one.say("Ana", "/next"), 2)  # this one had not seen it: once
+    again = await one.say("Ana", "/next")  # this one had not seen it: counted once
+    assert not dealt(again, 2) and "ready already (1/2)" in again[-1].text, again
     assert dealt(await one.say("Beto", "/next"), 2)
     clock.advance(NEXT_HAND_SECONDS)
     assert not dealt(await two.tick(), 3)  # the pause's timer went with the deal
@@ -218,3 +228,72 @@ async def test_the_hands_end_in_words_lists_every_hand_revealed(store: Store) ->
     await room.tick()
     playing = describe_table(boards(room.log)[-1].view, names, "en")
     assert "Tiles left:" not in playing and "Tiles in hand:" in playing
+
+
+# ----- a property: whatever the presses and the time, the next hand comes once, no sooner
+# than a moment after the end, at once when the last person presses after that moment, and
+# no later than the pause ------------------------------------------------------------------
+
+PEOPLE = ("Ana", "Beto")
+EVENTS = st.lists(
+    st.sampled_from(("Ana", "Beto", "Caro")) | st.integers(1, 12), min_size=1, max_size=10
+)
+
+
+@functools.cache
+def hand_over_database() -> Path:
+    """A database whose game (Ana, Beto, a computer) has just ended its first hand, at
+    the driver clock's first moment; made once, copied for each example."""
+    folder = Path(tempfile.mkdtemp(prefix="hand-pause-"))
+    atexit.register(shutil.rmtree, folder, True)
+
+    async def make() -> None:
+        store = await Store.open(f"sqlite:///{folder / 'bot.sqlite3'}")
+        try:
+            await two_people(store)
+        finally:
+            await store.close()
+
+    asyncio.run(make())
+    return folder / "bot.sqlite3"
+
+
+@settings(max_examples=30, deadline=None)
+@given(EVENTS)
+def test_the_next_hand_comes_once_between_the_moment_and_the_pause(events: list) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="hand-pause-"))
+    shutil.copy(hand_over_database(), folder / "bot.sqlite3")
+    try:
+        asyncio.run(follow(folder / "bot.sqlite3", events))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+async def follow(path: Path, events: list) -> None:
+    store = await Store.open(f"sqlite:///{path}")
+    try:
+        room = await Room.open(store)  # the clock at the hand's end
+        t, pressed, deals = 0, set(), 0
+        for event in events:
+            was_dealt = deals > 0
+            if isinstance(event, str):
+                effects = await room.say(event, "/next")
+                everyone = pressed | ({event} & set(PEOPLE)) >= set(PEOPLE)
+                expected = not was_dealt and everyone and t >= NEXT_PAUSE_SECONDS
+                if event in PEOPLE and not was_dealt:
+                    pressed.add(event)
+                if event not in PEOPLE or was_dealt:  # refused: nothing changes
+                    assert isinstance(effects[-1], Popup), (event, effects)
+            else:
+                t += event
+                room.clock.advance(event)
+                effects = await room.tick()
+                due = NEXT_PAUSE_SECONDS if pressed >= set(PEOPLE) else NEXT_HAND_SECONDS
+                expected = not was_dealt and t >= due
+            got = "Hand 2." in said(effects)
+            assert got == expected, (events, event, t, pressed, effects)
+            assert "Hand 3." not in said(effects)
+            assert "still being played" not in " ".join(e.text for e in effects)
+            deals += got
+    finally:
+        await store.close()
