@@ -100,7 +100,8 @@ async def test_everyone_pressing_next_skips_the_pause(store: Store) -> None:
     assert "Ana is ready for the next hand (1/2)" in said(first), first
     assert not dealt(first, 2) and not dealt(await room.tick(), 2)
     assert (await notes(store)).ready == [0]
-    second = await room.say("Beto", "/next")
+    [button] = [b for b in boards(room.log)[-1].buttons if b.command == "next"]
+    second = await room.press("Beto", button)  # the board's button: still this moment's
     assert dealt(second, 2), second
     assert (await notes(store)).ready == []  # the next hand's presses start afresh
 
