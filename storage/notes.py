@@ -5,7 +5,9 @@ A game's notes (``snapshot["meta"]``) and a room's settings (``rooms.settings``)
 in the database; everywhere else they are these dataclasses, read and written only here.
 Each JSON form carries its version (``"v"``); a form without one was written before
 versions were kept, with the same names (and, for a room's house rules, one flat set of
-options for every preset), and reads as version 1 does.
+options for every preset), and reads as version 1 does. A name added later within a
+version (a game's ``ready``, a room's ``hand_pause``) is absent from rows written before
+it, which read as its default.
 """
 
 from __future__ import annotations
@@ -49,6 +51,9 @@ class GameNotes:
     absent: list[int] = field(default_factory=list)  # a table's seats still kept
     walked_out: list[int] = field(default_factory=list)  # a table's seats the judges were told of
     choosing: Choosing | None = None  # the winning team choosing who opens
+    # the seats whose person pressed Next since the last hand ended (stored with the game:
+    # every process counts the same presses; cleared at each hand's end and deal)
+    ready: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"v": NOTES_VERSION}
@@ -65,6 +70,8 @@ class GameNotes:
             out["walked_out"] = list(self.walked_out)
         if self.choosing is not None:
             out["choosing"] = {"hand": self.choosing.hand, "until": self.choosing.until}
+        if self.ready:
+            out["ready"] = list(self.ready)
         return out
 
     @staticmethod
@@ -86,6 +93,7 @@ class GameNotes:
             choosing=Choosing(int(choosing["hand"]), float(choosing["until"]))
             if isinstance(choosing, Mapping)
             else None,
+            ready=[int(seat) for seat in data.get("ready") or ()],
         )
 
 
@@ -97,6 +105,7 @@ class RoomSettings:
     preset: str | None = None  # the game /new opens when none is named
     theme: str | None = None
     turn_timeout: int | None = None  # seconds
+    hand_pause: int | None = None  # seconds a hand's end stays before the next deal
     numerals: bool = False  # numbers as numerals on every set, not pips
     # the house rules new games of each preset start from: preset -> {option: value}
     house: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
@@ -144,11 +153,13 @@ class RoomSettings:
             else:  # the older flat form: the same options for every preset
                 for_all = dict(options)
         timeout = data.get("turn_timeout")
+        pause = data.get("hand_pause")
         return RoomSettings(
             language=_text(data.get("language")),
             preset=_text(data.get("preset")),
             theme=_text(data.get("theme")),
             turn_timeout=int(timeout) if timeout is not None else None,
+            hand_pause=int(pause) if pause is not None else None,
             numerals=bool(data.get("numerals", False)),
             house=house,
             house_for_all=for_all,

@@ -71,8 +71,15 @@ YOUR_TURN = N_("{name}, your turn ({seconds} s).")
 YOUR_TURN_UNTIMED = N_("{name}, your turn.")  # the room gives turns no timer
 NO_TURN_TIMER = N_("none, each turn waits for its player (/settings turn_timeout 60 gives one)")
 NO_TURN_TIMER_SHORT = N_("none")
-HAND_GOING = N_("The hand is still being played.")
-NEXT_TOO_SOON = N_("The next hand can be dealt in {seconds} s.")
+# ----- between hands: Next pressed (bot/core/between_hands.py) -----------------------------
+NO_HAND_OVER = N_("No hand has ended yet: Next hand deals the next one once this hand is over.")
+ALREADY_DEALT = N_("Hand {number} is already dealt: it is being played.")
+NEXT_HAND_IN = N_("Next hand in {seconds} s, or as soon as everyone presses Next hand.")
+READY = N_("{name} is ready for the next hand ({ready}/{people}).")
+READY_ALREADY = N_(
+    "You are ready already ({ready}/{people}); the next hand comes in {seconds} s at the most."
+)
+ALL_READY = N_("Everyone is ready: the next hand comes in {seconds} s.")
 NOBODY_LEFT = N_("Nobody is left at the table; the game ends without a result.")
 LIMIT_REACHED = N_("That was hand {hands}, the most a game lasts: it ends with the score as it is.")
 LIMIT_TIED = N_(
@@ -96,6 +103,7 @@ SETTINGS_CHANGED = {
     "theme": N_("The pictures are drawn in the {value} theme now."),
     "turn_timeout": N_("Each turn has {value} seconds now."),
     "turn_timeout:off": N_("Turns have no timer now: each waits for its player."),
+    "hand_pause": N_("A hand's end stays {value} seconds now, or until everyone presses Next."),
     "numerals:on": N_("Tiles show numbers instead of pips now."),
     "numerals:off": N_("Tiles show pips now."),
 }
@@ -107,9 +115,11 @@ ON_OR_OFF = N_("{name} is on or off.")
 BAD_TIMEOUT = N_(
     "The turn timeout is a number of seconds from 15 to 86400, or off (turns wait for their player)."
 )
-UNKNOWN_SETTING = N_(
-    "There is no setting '{name}'. Settings: preset, language, theme, turn_timeout, numerals."
+BAD_HAND_PAUSE = N_(
+    "The hand pause is how many seconds a hand's end stays before the next deal: a whole "
+    "number from {low} to {high} (everyone pressing Next hand deals sooner)."
 )
+UNKNOWN_SETTING = N_("There is no setting '{name}'. Settings: {names}.")
 FORGET_ASK = N_(
     "This erases your name from this bot: leaderboards will show your results without it. Are you sure?"
 )

@@ -82,12 +82,13 @@ async def test_a_whole_game_through_standard_input(tmp_path: Path) -> None:
             break
         moves = [MOVE.search(line) for line in last.splitlines()]
         moves = [m.group(1) for m in moves if m]
-        if not moves and "next hand can be dealt in" in last:
-            await asyncio.sleep(0.5)  # the pause between hands, which /next cannot skip
+        if not moves and "next hand comes in" in last:
+            await asyncio.sleep(0.5)  # everyone is ready: dealt a moment after the hand's end
         last = await console.type(moves[0] if moves else "/next")
     assert "Game over" in console.output
     assert "Board picture:" in console.output and (tmp_path / "data/console/board.png").exists()
     assert "[only Ana sees this]" in console.output
+    assert "Tiles left:" in console.output  # each hand's end in words (issue 33, 10)
     # each hand's end stays as its own picture (issue 21), besides the current board
     assert list((tmp_path / "data/console").glob("game-*-hand-*.png"))
     await console.quit()

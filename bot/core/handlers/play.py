@@ -4,9 +4,10 @@ refusals said in the player's words), and the next hand."""
 from __future__ import annotations
 
 from bot.core import opening, texts
+from bot.core.between_hands import press_next
 from bot.core.describe import move_words
 from bot.core.model import Button, Reply
-from bot.core.progress import NEXT_PAUSE_SECONDS, next_hand, progress
+from bot.core.progress import progress
 from bot.core.registry import handles
 from bot.core.session import Refusal, Session
 from bot.core.showing import command_for, name_of, names_of
@@ -122,12 +123,5 @@ async def open_(session: Session) -> None:
 
 @handles("next")
 async def next_(session: Session) -> None:
-    """Deal the next hand, a moment after the last one ended."""
-    loaded, game = session.loaded, session.game
-    if game.hand is None and game.outcome is None:
-        # a hand's end stays on the table a moment: presses cannot deal hand after hand
-        over_at = loaded.notes.hand_over_at or 0
-        left = over_at + NEXT_PAUSE_SECONDS - session.now.timestamp()
-        if left > 0:
-            raise Refusal(texts.NEXT_TOO_SOON, seconds=max(1, round(left)))
-    await next_hand(session, loaded)
+    """Ready for the next hand: dealt once everyone seated is, or when the pause ends."""
+    await press_next(session)
