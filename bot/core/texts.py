@@ -52,6 +52,15 @@ NEED_PLAYERS = N_(
     "It takes at least {least} players. Add computers, or begin with empty seats filled: /begin fill"
 )
 BEGUN = N_("The game of {preset} begins. Good luck!")
+LONG_GAME = N_(
+    "This game may never end: simulated games of {preset} to {target} with {players} players "
+    "took more than {longest} hands on average. To end sooner: /cancel, then {ways}"
+)
+LONG_GAME_LOWER = N_(
+    "This game may never end: simulated games of {preset} to {target} with {players} players "
+    "took more than {longest} hands on average. To end sooner: /cancel, then open it with a "
+    "lower target."
+)
 CANCELLED = N_("{name} cancelled the game. It counts for nobody.")
 CANNOT_DRAW = N_("You cannot draw now.")
 CANNOT_PASS = N_("You cannot pass: you have a tile to play.")
