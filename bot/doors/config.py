@@ -14,6 +14,7 @@ from urllib.parse import quote
 from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.doors.person_names import name_refusal
 from lang import LANGUAGES
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -68,8 +69,11 @@ class Settings(BaseSettings):
     @classmethod
     def _a_name(cls, value: str) -> str:
         name = " ".join(value.split())
-        if name.startswith("/") or any(not c.isprintable() for c in name) or len(name) > 40:
-            raise ValueError(f"is a person's name (up to 40 letters, no command), not {value!r}")
+        if name and name_refusal(name) is not None:  # unset: the system's user name
+            raise ValueError(
+                f"is a person's name (up to 40 letters, no command, not a computer's or a"
+                f" seat's), not {value!r}"
+            )
         return name
 
     @field_validator("shard_count", mode="before")

@@ -25,3 +25,12 @@ PRESS_MY_HAND = N_(
 CANNOT_POST = N_(
     "I cannot post in this channel: give me View Channel, Send Messages and Attach Files here."
 )
+
+
+# ----- the console ---------------------------------------------------------------------
+NOT_A_NAME = N_(
+    "'{name}' cannot be a person's name: up to 40 characters on one line, not a command."
+)
+RESERVED_NAME = N_(
+    "'{name}' is how the bot names a computer player or an empty seat; choose a name of your own."
+)

@@ -15,6 +15,7 @@ from bot.doors.config import SettingsError, load_settings
         ({"CONSOLE_LANGUAGE": "xx"}, "CONSOLE_LANGUAGE: is one of es, en, pt"),
         ({"CONSOLE_NAME": "/as"}, "CONSOLE_NAME: is a person's name"),
         ({"CONSOLE_NAME": "x" * 41}, "CONSOLE_NAME: is a person's name"),
+        ({"CONSOLE_NAME": "Computadora 2 (fácil)"}, "CONSOLE_NAME: is a person's name"),
     ],
 )
 def test_a_bad_setting_is_one_line(monkeypatch, env: dict[str, str], said: str) -> None:
