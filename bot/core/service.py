@@ -162,6 +162,15 @@ class GameService:
         for timer in await self.store.timers.due(now):
             if not await self.store.timers.claim(timer, self.holder, self.clock()):
                 continue  # another process has it
+            if timer.payload is None:  # what it carries cannot be read: dropped, once
+                log.warning(
+                    "timer %s (room %s, %s) cannot be read: dropped",
+                    timer.id,
+                    timer.room_id,
+                    timer.kind,
+                )
+                await self.store.timers.fired(timer.id, self.holder, self.clock())
+                continue
             place = await self._place_of_room(timer.room_id)
             effects = await self.handle(_timer_command(timer, place))
             await self.store.timers.fired(timer.id, self.holder, self.clock())
@@ -364,7 +373,7 @@ def _timer_command(timer: Timer, place: Place) -> Command:
     """The internal command a due timer runs: ``timer <kind> <version> [<args>...]`` (a
     tournament table's timer carries the table it opens, bot/core/posts.py)."""
     version = str(timer.version if timer.version is not None else "")
-    more = tuple(str(a) for a in timer.payload.get("args", ()))
+    more = tuple(str(a) for a in (timer.payload or {}).get("args", ()))
     return Command(place, SYSTEM, "timer", (timer.kind, version, *more), game_id=timer.game_id)
 
 

@@ -11,6 +11,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from uuid import uuid4
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -22,6 +23,7 @@ from bot.core.service import GameService
 from storage.games import SET_ASIDE
 from storage.store import Store
 from tests.core.driver import PLACE, Clock, Room, seeded
+from tests.core.test_service import play_out
 
 Corrupt = Callable[[str], str]  # the stored JSON text -> the damaged text
 
@@ -320,7 +322,7 @@ JSON = st.recursive(
 async def test_whatever_the_damage_the_room_is_free_again(
     tmp_path: Path, part: str, value: Any, cut: int
 ) -> None:
-    store = await Store.open(f"sqlite:///{tmp_path / f'{part}-{cut}.sqlite3'}")
+    store = await Store.open(f"sqlite:///{tmp_path / f'{uuid4().hex}.sqlite3'}")  # each its own
     try:
         room = await a_game(store)
         stored = json.loads(await read_raw(store, "games", "snapshot", 1))
@@ -338,3 +340,49 @@ async def test_whatever_the_damage_the_room_is_free_again(
         assert (await store.games.active_in(1)) is not None
     finally:
         await store.close()
+
+
+async def test_a_damaged_finished_hand_sets_its_game_aside_at_export(store: Store) -> None:
+    """A hand stored apart (game_hands) that does not decode: /export sets the game aside
+    instead of failing, and the room may export its other games."""
+    room = await Room.open(store)
+    await room.say("Ana", "/new draw 100")
+    await room.say("Ana", "/add_ai")
+    await room.say("Ana", "/begin")
+    await play_out(room, ["Ana"])
+
+    def stored(db: Any) -> int:
+        return int(db.execute(text("SELECT COUNT(*) FROM game_hands WHERE game_id = 1")).scalar())
+
+    assert await store.database.run(stored) >= 1
+
+    def damage_hand(db: Any) -> None:
+        db.execute(text("UPDATE game_hands SET record = '{\"deal\": [[' WHERE hand = 0"))
+
+    await store.database.run(damage_hand)
+    room.service = GameService(store, clock=room.clock, seeds=seeded())
+    effects = await room.say("Ana", "/export")
+    assert not went_wrong(effects), effects
+    assert told_set_aside(effects, 1), effects
+    assert await status_of(store, 1) == SET_ASIDE
+
+
+@pytest.mark.parametrize("payload", ['{"args": [', "[1, 2]", '{"args": 5}'])
+async def test_a_damaged_timer_is_dropped_once_and_stops_no_other(
+    any_store: Store, payload: str, request: pytest.FixtureRequest, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every due timer is read at once: one that cannot be read stopped every room's."""
+    _valid_only(request, payload != '{"args": [')
+    good = await a_game(any_store, "otra")
+    quiet = await Room.open(any_store, good.clock)
+    await quiet.say("Ana", "/help")  # a second room, with no game
+    timer = await any_store.timers.set(2, "clock", good.clock.now, payload={"args": []})
+    await write_raw(any_store, "timers", "payload", timer, payload)
+    caplog.set_level(logging.WARNING)
+    before = len(good.log)
+    for _ in range(2):
+        good.clock.advance(600)  # the good game's turn runs out: its timer fires
+        await good.tick()
+    assert len(good.log) > before  # the other room's timers went on
+    assert [t.id for t in await any_store.timers.pending(2)] == []
+    assert len(one_line_warnings(caplog, f"timer {timer} ")) == 1
