@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text
 
-from bot.core.model import Effect, Place, Popup, Say
+from bot.core.model import Effect, Place, Popup, Reply, Say
 from bot.core.service import GameService
 from storage.games import SET_ASIDE
 from storage.store import Store
@@ -386,3 +386,21 @@ async def test_a_damaged_timer_is_dropped_once_and_stops_no_other(
     assert len(good.log) > before  # the other room's timers went on
     assert [t.id for t in await any_store.timers.pending(2)] == []
     assert len(one_line_warnings(caplog, f"timer {timer} ")) == 1
+
+
+@pytest.mark.parametrize("how", ["truncated", "a_list", "seats_text"])
+async def test_forget_me_scrubs_a_damaged_game_instead_of_failing(
+    any_store: Store, how: str, request: pytest.FixtureRequest
+) -> None:
+    _valid_only(request, GAME_DAMAGE[how][2])
+    room = await a_game(any_store)
+    await room.say("Ana", "/cancel")  # over: its players may be forgotten
+    await damage(any_store, 1, how, room)
+    stored = await read_raw(any_store, "games", "snapshot", 1)
+    effects = await room.say("Ana", "/forget confirm")
+    assert not went_wrong(effects), effects
+    assert any(isinstance(e, Reply) and "your name is gone" in e.text for e in effects), effects
+    after = await read_raw(any_store, "games", "snapshot", 1)
+    assert '"Ana"' not in after and '"Ana"' not in await read_raw(any_store, "games", "seats", 1)
+    if '"Ana"' not in stored:  # nothing of her in it: kept as it was, for the operator
+        assert after == stored
