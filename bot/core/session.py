@@ -286,6 +286,7 @@ class Session:
         """Set a game that cannot be read aside (bot/core/damage.py); the room is told,
         once, by the command that did it."""
         self.desk.forget_game(self.room.id)
+        self.desk.forget_game(found.room_id)  # (a tournament's table, read from elsewhere)
         if await set_aside(self.store, found, self.now):
             self.told.append(Say(tr(self.lang, texts.GAME_SET_ASIDE, number=found.game_id)))
 
