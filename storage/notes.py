@@ -12,6 +12,7 @@ it, which read as its default.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
@@ -111,6 +112,9 @@ class RoomSettings:
     house: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     # an older version's one set of options for every preset
     house_for_all: Mapping[str, Any] = field(default_factory=dict)
+    # settings found damaged (not JSON, or not of this shape), as they were stored: kept
+    # for the operator while the defaults apply (docs/deploy.md)
+    set_aside: str | None = None
 
     def changed(self, **changes: Any) -> RoomSettings:
         """These settings with ``changes`` (a None value: back to the default)."""
@@ -129,7 +133,7 @@ class RoomSettings:
         return {
             f.name: getattr(self, f.name)
             for f in fields(self)
-            if f.name not in ("house", "house_for_all")
+            if f.name not in ("house", "house_for_all", "set_aside")
             and getattr(self, f.name) != getattr(defaults, f.name)
         }
 
@@ -139,6 +143,8 @@ class RoomSettings:
             out["options"] = {p: dict(o) for p, o in self.house.items()}
         elif self.house_for_all:
             out["options"] = dict(self.house_for_all)
+        if self.set_aside is not None:
+            out["set_aside"] = self.set_aside
         return out
 
     @staticmethod
@@ -163,7 +169,24 @@ class RoomSettings:
             numerals=bool(data.get("numerals", False)),
             house=house,
             house_for_all=for_all,
+            set_aside=_text(data.get("set_aside")),
         )
+
+    @staticmethod
+    def read(text: str | None) -> RoomSettings | None:
+        """The settings stored as ``text`` (JSON); None when they cannot be read: not
+        JSON, not an object, or a value of the wrong kind."""
+        try:
+            data = json.loads(text) if text is not None else {}
+            if not isinstance(data, Mapping):
+                return None
+            settings = RoomSettings.from_json(data)
+        except (ValueError, TypeError, LookupError, AttributeError):
+            return None
+        kinds = {"language": str, "preset": str, "theme": str, "numerals": bool}
+        if any(k in data and not isinstance(data[k], t) for k, t in kinds.items()):
+            return None  # a number where a name goes: read back, it would be another
+        return settings
 
 
 def _int(value: Any) -> int | None:

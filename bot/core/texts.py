@@ -17,6 +17,15 @@ from render.words import goal_text
 DATABASE_DOWN = N_("The database is not answering. Nothing was changed; try again in a moment.")
 NOTHING_CHANGED = N_("Something went wrong on our side. Nothing was changed; try again.")
 BUSY = N_("The table is busy. Try again in a moment.")
+GAME_SET_ASIDE = N_(
+    "Game #{number} could not be read from storage, so it was set aside for the operator"
+    " to look into. The room is free: /new opens another game."
+)
+SET_ASIDE_GAME = N_("Game #{number} was set aside: it could not be read from storage.")
+SETTINGS_SET_ASIDE = N_(
+    "This room's settings could not be read from storage; they were set aside for the"
+    " operator, and the default settings apply. Admins can choose them again with /settings."
+)
 ROOM_ONLY = N_("That is done in the room where the game is played, not here.")
 UNKNOWN_COMMAND = N_("I do not know the command '{command}'. Try /help.")
 NO_GAME = N_("There is no game in this room. Open one with /new.")

@@ -231,3 +231,27 @@ async def test_coming_back_shows_the_game_where_it_stands(tmp_path: Path) -> Non
     empty = await ConsoleProcess.start(tmp_path / "empty")
     assert "no game" not in empty.output.lower(), empty.output
     await empty.quit()
+
+
+async def test_as_refuses_a_computers_name_and_what_is_no_name(tmp_path: Path) -> None:
+    """Issue 33, 12: ``/as Computer 2 (easy)`` posed as a computer. A name the bot gives a
+    computer player or an empty seat, in any language and any case, or one that is no
+    name, is refused in words, and who you are does not change."""
+    console = await ConsoleProcess.start(tmp_path)
+    await console.type("/new draw")
+    await console.type("/add_ai easy")
+    for name in [
+        "Computer 2 (easy)", "computadora 2 (facil)", "Computadora 2 (fácil)",
+        "COMPUTADOR 2 (DIFÍCIL)", "Computer", "computer2", "Seat 3", "Asiento 2", "Lugar 4",
+    ]:  # fmt: skip
+        said = await console.type(f"/as {name}")
+        assert "is how the bot names a computer player or an empty seat" in said, said
+        assert "You are now" not in said
+    for name in ["/begin", "@ana", "user:1", "x" * 41]:
+        said = await console.type(f"/as {name}")
+        assert "cannot be a person's name" in said, said
+    board = await console.type("/join")  # still Ana, seated already: nobody new joined
+    assert "You already sit in seat 1" in board, board
+    said = await console.type("/as Computadoras del Barrio")  # a name, not a computer's
+    assert "You are now Computadoras del Barrio." in said
+    await console.quit()

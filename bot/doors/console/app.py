@@ -22,6 +22,7 @@ from bot import core
 from bot.core import Command, Effect, GameService, Person, Place, Popup, Posts
 from bot.doors.console.platform import ConsolePlatform, Screen, safe
 from bot.doors.delivery import Delivery
+from bot.doors.person_names import name_refusal
 from bot.doors.timer_loop import TimerLoop
 from lang import language, tr
 
@@ -148,8 +149,10 @@ class Console:
         if action == "as":
             if not args:
                 self.print(tr(screen.lang, "Who? For example: /as Ana"))
+            elif (refused := name_refusal(" ".join(args))) is not None:
+                self.print(tr(screen.lang, refused, name=safe(" ".join(args))))  # still you
             else:
-                screen.name = " ".join(args)[:40]
+                screen.name = " ".join(args)
                 self.print(tr(screen.lang, "You are now {name}.", name=screen.name))
             return True
         command = Command(screen.place, self._person(), action, args)

@@ -15,6 +15,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from urllib.parse import urlsplit
 
 from telegram import (
     BotCommand,
@@ -167,7 +168,11 @@ class TelegramBot:
         await self.delivery.deliver(place, effects)
 
     async def _initialize(self, stop: asyncio.Event) -> None:
+        """Ask Telegram who the bot is (getMe) until it answers: each try that does not
+        reach it is one WARNING line saying where, why and when the next try is (the
+        pauses double up to a minute); nothing is served meanwhile."""
         pause = 1.0
+        address = urlsplit(self.settings.telegram_base_url).netloc or "api.telegram.org"
         while True:
             try:
                 await self.app.initialize()
@@ -175,7 +180,13 @@ class TelegramBot:
             except (InvalidToken, Forbidden) as error:
                 raise TokenRefused(str(error)) from None
             except NetworkError as error:
-                log.warning("telegram: not reachable (%s); trying again in %.0f s", error, pause)
+                log.warning(
+                    "telegram: %s is not reachable (%s); not serving Telegram until it"
+                    " answers; trying again in %.0f s",
+                    address,
+                    " ".join(str(error).split()) or type(error).__name__,
+                    pause,
+                )
             pause = await pause_or_stop(stop, pause)
 
     async def _register_commands(self) -> None:
