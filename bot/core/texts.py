@@ -62,6 +62,8 @@ GAME_OVER = N_("The game is over.")
 NOT_YOUR_TURN = N_("It is {name}'s turn, not yours.")
 PLAY_WHAT = N_("Which tile? For example: /play 6-4, or /play 6-4 on 6-6")
 BAD_MOVE = N_("'{text}' is not a move. Write a tile like 6-4, or 6-4 on 6-6.")
+# a move's number typed (alone, or after /play) that is none of the listed moves'
+NO_SUCH_MOVE = N_("There is no move {number} in your list. /hand shows your moves, numbered.")
 CANNOT_DO = N_("You cannot do '{text}' now.")
 NOT_YOUR_TILE = N_("You do not have {tile}.")
 DOES_NOT_FIT = N_("{tile} does not go there. You can play: {moves}")
@@ -279,8 +281,14 @@ def record_bytes(record: dict[str, Any]) -> bytes:
     return (json.dumps(record, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
 
 
+# said after the help of a game in play: a move's number is a move (issue 33)
+HELP_NUMBER = N_("On your turn, typing a move's number as your hand lists it plays that move.")
+
+
 def help_text(lang: str, state: str) -> str:
-    return tr(lang, _HELP.get(state, _HELP["none"]))
+    """What can be done now (its commands named in ``lang``, as tr() names them)."""
+    text = tr(lang, _HELP.get(state, _HELP["none"]))
+    return f"{text}\n{tr(lang, HELP_NUMBER)}" if state == "playing" else text
 
 
 def settings_text(lang: str, settings: dict[str, Any], house: dict[str, list[str]]) -> str:
