@@ -43,7 +43,14 @@ async def dispatch(session: Session) -> None:
         command = session.command = replace(command, action=action, args=args)
     spec = COMMANDS.get(action)
     internal = spec is not None and spec.where is Where.INTERNAL
-    if spec is None or spec.handler is None or (internal and command.person is not SYSTEM):
+    # the room's talk is read by the doors, never typed as a command ("/number")
+    typed_talk = spec is not None and (spec.where is Where.CHAT) != command.talk
+    if (
+        spec is None
+        or spec.handler is None
+        or (internal and command.person is not SYSTEM)
+        or typed_talk
+    ):
         raise Refusal(texts.UNKNOWN_COMMAND, command=action)
     # from a private chat or a direct message, only a seat's own actions for the game the
     # press names; every other command acts on a room and is accepted only there

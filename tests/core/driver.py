@@ -53,6 +53,8 @@ class Room:
     ) -> list[Effect]:
         """``name`` (whose language is ``locale``) types ``text`` ("/play 6-4 on 6-6")."""
         words = text.lstrip("/").split()
+        if words[0] == "number":  # a move's number typed alone: the room's talk, as read
+            extra["talk"] = True
         person = self.person(name, admin, locale)
         command = Command(self.place, person, words[0], tuple(words[1:]), **extra)
         effects = await self.service.handle(command)

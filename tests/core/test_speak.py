@@ -13,7 +13,7 @@ import pytest
 
 from bot.core import registry, texts
 from bot.core.dispatch import ALIASES
-from bot.core.model import Board, Effect, Hand, Popup, Say
+from bot.core.model import Board, Command, Effect, Hand, Popup, Say
 from lang import COMMAND_NAMED, LANGUAGES, tr
 from storage.store import Store
 from tests.core.driver import Room, boards, hands_for, private_to
@@ -192,3 +192,13 @@ async def test_the_player_to_move_is_told_of_a_number_out_of_the_list(
         assert hint.text == tr(lang, texts.NO_SUCH_MOVE, number=key)
         assert f"/{registry.name_in(lang, 'hand')}" in hint.text
     assert not [e for e in room.log if isinstance(e, Board) and e.move_number > hand.move_number]
+
+
+async def test_number_typed_as_a_command_is_no_command(store: Store) -> None:
+    """The room's talk is read by the doors: "/number 1" typed is answered as what it is,
+    no command (every typed command gets an answer)."""
+    room, mover, _other, _hand = await game_of_two(store)
+    typed = Command(room.place, room.person(mover), "number", ("1",))
+    assert unknown(await room.service.handle(typed))
+    said = Command(room.place, room.person(mover), "play", ("1",), talk=True)
+    assert unknown(await room.service.handle(said))  # talk is only ever a number

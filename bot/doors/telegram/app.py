@@ -230,7 +230,9 @@ class TelegramBot:
         self.delivery.seen(str(chat.id), message.message_id)
         topic = message.message_thread_id if message.is_topic_message else None
         place = place_of(chat, topic, user.language_code)
-        command = Command(place, person_of(user), "number", (key,), private_in_room=False)
+        command = Command(
+            place, person_of(user), "number", (key,), private_in_room=False, talk=True
+        )
         await self.delivery.deliver(place, await self.service.handle(command))
 
     async def _private_command(self, user: User, action: str, args: list[str]) -> None:
