@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from engine.players import STRENGTHS
@@ -357,11 +358,15 @@ def names_of(name: str) -> frozenset[str]:
 def command_named(word: str) -> str | None:
     """The command ``word`` names ("jugar", "Mão", "play"), in any of our languages; None
     when it names none people use."""
-    typed = _plain(word)
-    if typed in COMMANDS:
-        return typed if COMMANDS[typed].where not in (Where.INTERNAL, Where.CHAT) else None
-    return next((s.name for s in public() for lang in LANGUAGES
-                 if _plain(command_name(lang, s.name)) == typed), None)  # fmt: skip
+    return _named(tuple(s.name for s in public())).get(_plain(word))
+
+
+@lru_cache(maxsize=4)
+def _named(names: tuple[str, ...]) -> dict[str, str]:
+    """Each name of the commands ``names`` (the registry's public ones, as they are now:
+    a test may add one) -> its command; a command's own name first."""
+    found = {_plain(command_name(lang, n)): n for lang in reversed(LANGUAGES) for n in names}
+    return found | {name: name for name in names}
 
 
 def _plain(word: str) -> str:
