@@ -9,7 +9,7 @@ import re
 from bot.core import registry, texts
 from bot.doors.discord.delivery import as_discord_spells
 from lang import LANGUAGES, tr
-from tests.doors.discord.driver import words
+from tests.doors.discord.driver import command_of, moves, words
 
 # a command named bare, in any language ("/new", "/nueva")
 NAMES = {registry.name_in(lang, s.name) for s in registry.public() for lang in LANGUAGES}
@@ -56,3 +56,23 @@ async def test_help_names_the_commands_as_a_spanish_client_shows_them(fake, bot,
     spanish = {registry.name_in("es", s.name) for s in registry.public()}
     named = set(re.findall(r"/domino (\w+)", shown))
     assert "/domino nueva" in shown and named <= spanish, shown
+
+
+async def test_a_moves_number_after_domino_play_plays_it(fake, bot, table) -> None:
+    """Issue 33, 14: ``/domino play tile:2`` is the move the hand lists as "2) ..."."""
+    table.person("Ana", 320_000_000_000_021_101)
+    table.person("Beto", 320_000_000_000_021_102)
+    await table.start_game({"preset": "draw", "target": 30})
+    name, hand, _ = await table.next_hand()
+    offered = moves(hand)
+    key = str(len(offered))  # the last one listed
+    listed = command_of(offered[-1][0]) if offered[-1][1] is None else offered[-1][1][0]
+    plies = bot.game()["plies"]
+    assert await table.command(name, "play", {"tile": key}) == []  # nothing private
+    await fake.wait_for(lambda: bot.game()["plies"] > plies, what="the move typed")
+    made = bot.query(
+        "SELECT move FROM moves WHERE game_id = ? AND ply >= ? ORDER BY ply",
+        bot.game()["id"],
+        plies,
+    )
+    assert made and made[0]["move"].split(": ", 1)[1] in listed, (listed, made)
