@@ -80,6 +80,8 @@ GAME_OVER = N_("The game is over.")
 NOT_YOUR_TURN = N_("It is {name}'s turn, not yours.")
 PLAY_WHAT = N_("Which tile? For example: /play 6-4, or /play 6-4 on 6-6")
 BAD_MOVE = N_("'{text}' is not a move. Write a tile like 6-4, or 6-4 on 6-6.")
+# a move's number typed (alone, or after /play) that is none of the listed moves'
+NO_SUCH_MOVE = N_("There is no move {number} in your list. /hand shows your moves, numbered.")
 CANNOT_DO = N_("You cannot do '{text}' now.")
 NOT_YOUR_TILE = N_("You do not have {tile}.")
 DOES_NOT_FIT = N_("{tile} does not go there. You can play: {moves}")
@@ -88,7 +90,7 @@ CHOOSE_ONE = N_("Choose one of the places above.")
 YOUR_TURN = N_("{name}, your turn ({seconds} s).")
 YOUR_TURN_UNTIMED = N_("{name}, your turn.")  # the room gives turns no timer
 NO_TURN_TIMER = N_("none, each turn waits for its player (/settings turn_timeout 60 gives one)")
-NO_TURN_TIMER_SHORT = N_("none")
+NO_TURN_TIMER_SHORT = N_("no timer")
 # ----- between hands: Next pressed (bot/core/between_hands.py) -----------------------------
 NO_HAND_OVER = N_("No hand has ended yet: Next hand deals the next one once this hand is over.")
 ALREADY_DEALT = N_("Hand {number} is already dealt: it is being played.")
@@ -307,8 +309,14 @@ def record_bytes(record: dict[str, Any]) -> bytes:
     return (json.dumps(record, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
 
 
+# said after the help of a game in play: a move's number is a move (issue 33)
+HELP_NUMBER = N_("On your turn, typing a move's number as your hand lists it plays that move.")
+
+
 def help_text(lang: str, state: str) -> str:
-    return tr(lang, _HELP.get(state, _HELP["none"]))
+    """What can be done now (its commands named in ``lang``, as tr() names them)."""
+    text = tr(lang, _HELP.get(state, _HELP["none"]))
+    return f"{text}\n{tr(lang, HELP_NUMBER)}" if state == "playing" else text
 
 
 def settings_text(lang: str, settings: dict[str, Any], house: dict[str, list[str]]) -> str:

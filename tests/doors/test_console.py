@@ -13,10 +13,14 @@ from pathlib import Path
 from bot.core import registry
 from bot.core.model import Command, Effect, Place, Reply
 from bot.doors.console import PROMPT, Console
-from lang import tr
+from lang import LANGUAGES, tr
 from tests.doors.test_delivery import FakePosts
 
-MOVE = re.compile(r"→ (/(?:play|draw|pass|end)\b.*)$")
+# a move's button as the console prints it, its command named in the screen's language
+MOVES = sorted(
+    {registry.name_in(lang, n) for n in ("play", "draw", "pass", "end") for lang in LANGUAGES}
+)
+MOVE = re.compile(r"→ (/(?:" + "|".join(MOVES) + r")\b.*)$")
 
 
 class ConsoleProcess:
@@ -150,7 +154,7 @@ async def test_help_lists_every_command_of_the_registry(tmp_path: Path) -> None:
     shown = out.getvalue()
     assert "What can be done now." in shown  # the service's answer, as before
     for spec in registry.public():
-        assert f"/{spec.name}: {tr('pt', spec.about)}" in shown
+        assert f"/{registry.name_in('pt', spec.name)}: {tr('pt', spec.about)}" in shown
     assert tr("pt", spec.about) != spec.about  # in the person's language
     assert "/timer" not in shown  # the service's own command is nobody's
 

@@ -134,7 +134,9 @@ class Console:
         screen = self.screen
         if not text:
             return True
-        if BARE_MOVE.match(text):  # "6-3" or "6-3 on 6-6" alone is a play
+        if BARE_MOVE.match(text) or core.typed_number(text):
+            # "6-3", "6-3 on 6-6" or a move's number ("2") alone is a play: the console has
+            # no talk, every line is for the bot (a wrong one is answered, as /play's)
             text = "/play " + text
         if not text.startswith("/"):
             self.print(tr(screen.lang, "Commands start with /. Try /help."))
@@ -155,6 +157,7 @@ class Console:
                 screen.name = " ".join(args)
                 self.print(tr(screen.lang, "You are now {name}.", name=screen.name))
             return True
+        action = core.command_named(action) or action  # "/mano" is "/hand"
         command = Command(screen.place, self._person(), action, args)
         await self.deliver(screen.place, await self.service.handle(command))
         if action == "settings" and len(args) == 2 and args[0].lower() == "language":
@@ -185,7 +188,7 @@ class Console:
         lang = self.screen.lang
         self.print(tr(lang, "Commands:"))
         for spec in core.public_commands():
-            self.print(f"  /{spec.name}: {tr(lang, spec.about)}")
+            self.print(f"  /{core.name_in(lang, spec.name)}: {tr(lang, spec.about)}")
         self.print(
             tr(
                 lang,
