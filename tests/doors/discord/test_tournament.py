@@ -240,7 +240,7 @@ async def test_eight_pairs_play_three_rounds_through_a_judge_and_a_kill(
         await club.tournament(partner, "accept")
     for team in BOTS:
         await club.tournament(ORGANISER, "register", f"{team} computer computer")
-    await club.heard("Bots 6 is in (Bots 6 1, Bots 6 2). 8 entries so far.")
+    await club.heard("Bots 6 is in (Bots 6 A, Bots 6 B). 8 entries so far.")
     # a person in a pair cannot register again, nor a person register computers
     refused = await club.tournament("Beto", "register", "Otra @carla")
     assert any("already" in r for r in refused), refused
