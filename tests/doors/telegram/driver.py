@@ -165,7 +165,14 @@ class Table:
         updates = self.board_updates()
 
         def dealt() -> bool:
-            return self.board_updates() > updates
+            # a board of the next hand: a board updated, and no longer this hand's end (the
+            # hand's end may be shown again meanwhile, late under load: not a deal)
+            newest = self.board()
+            return (
+                self.board_updates() > updates
+                and newest is not None
+                and data not in buttons(newest)
+            )
 
         first: JSON | None = None
         for who in [name, *(n for n in self.people if n != name)]:
