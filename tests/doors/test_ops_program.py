@@ -9,8 +9,11 @@ import asyncio
 import json
 import os
 import socket
+import sqlite3
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
@@ -74,6 +77,38 @@ async def commands(port: int) -> dict[tuple[str, str, str], float]:
     return found
 
 
+async def healthz_until(
+    port: int, wanted: Callable[[int, dict[str, Any]], bool], timeout: float = 30
+) -> tuple[int, dict[str, Any]]:
+    """/healthz asked again until ``wanted(status, body)``, within ``timeout`` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    seen: tuple[int, dict[str, Any]] = (0, {})
+    while loop.time() < deadline:
+        try:
+            status, body = await fetch(port, "/healthz")
+            seen = status, json.loads(body)
+        except OSError:  # not listening yet
+            seen = (0, {})
+        if wanted(*seen):
+            return seen
+        await asyncio.sleep(0.05)  # asking again, not waiting for time to pass
+    raise AssertionError(f"/healthz never turned as wanted; last {seen}")
+
+
+async def metrics_until(port: int, line: str, timeout: float = 30) -> str:
+    """/metrics asked again until it shows ``line``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    text = ""
+    while loop.time() < deadline:
+        _status, text = await fetch(port, "/metrics")
+        if line in text.splitlines():
+            return text
+        await asyncio.sleep(0.05)  # asking again, not waiting for time to pass
+    raise AssertionError(f"/metrics never showed {line}: {text}")
+
+
 async def test_the_console_serves_healthz_and_metrics(tmp_path: Path) -> None:
     port = free_port()
     console = await start(tmp_path, port)
@@ -130,3 +165,22 @@ async def test_a_port_taken_is_one_warning_and_the_console_starts(tmp_path: Path
     said = (await console.process.stderr.read()).decode().splitlines()
     assert len(said) == 1, said
     assert said[0].startswith("WARNING bot.doors.ops") and f"127.0.0.1:{port}" in said[0]
+
+
+async def test_a_database_locked_by_another_program_is_503(tmp_path: Path) -> None:
+    """Another program holds SQLite's write lock (as the load bench's fault does): the
+    bot cannot save a move, and /healthz says the database is not answering; once the
+    lock goes, it is ok again."""
+    port = free_port()
+    console = await start(tmp_path, port)
+    other = sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")  # the write lock, held
+        status, said = await healthz_until(port, lambda s, _b: s != 0)
+        assert status == 503, said
+        assert said["database"] == "not answering" and said["platforms"] == {"console": "ok"}
+        other.execute("ROLLBACK")
+        await healthz_until(port, lambda s, _b: s == 200)
+    finally:
+        other.close()
+        await console.quit()

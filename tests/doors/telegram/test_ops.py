@@ -4,47 +4,11 @@ answers; a call tried again after a 429 is counted in /metrics."""
 
 from __future__ import annotations
 
-import asyncio
-import json
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from tests.doors.telegram.driver import BotProcess, Table
 from tests.doors.telegram.fake_api import FakeTelegram
-from tests.doors.test_ops_program import fetch, free_port
-
-
-async def healthz_until(
-    port: int, wanted: Callable[[int, dict[str, Any]], bool], timeout: float = 30
-) -> tuple[int, dict[str, Any]]:
-    """/healthz asked again until ``wanted(status, body)``, within ``timeout`` seconds."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    seen: tuple[int, dict[str, Any]] = (0, {})
-    while loop.time() < deadline:
-        try:
-            status, body = await fetch(port, "/healthz")
-            seen = status, json.loads(body)
-        except OSError:  # not listening yet
-            seen = (0, {})
-        if wanted(*seen):
-            return seen
-        await asyncio.sleep(0.05)  # asking again, not waiting for time to pass
-    raise AssertionError(f"/healthz never turned as wanted; last {seen}")
-
-
-async def metrics_until(port: int, line: str, timeout: float = 30) -> str:
-    """/metrics asked again until it shows ``line``."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    text = ""
-    while loop.time() < deadline:
-        _status, text = await fetch(port, "/metrics")
-        if line in text.splitlines():
-            return text
-        await asyncio.sleep(0.05)  # asking again, not waiting for time to pass
-    raise AssertionError(f"/metrics never showed {line}: {text}")
+from tests.doors.test_ops_program import free_port, healthz_until, metrics_until
 
 
 async def test_healthz_follows_telegram(tg: FakeTelegram, tmp_path: Path) -> None:
