@@ -23,6 +23,7 @@ from bot.doors.config import (
     quiet_wire,
 )
 from bot.doors.console import Console, stdin_lines
+from bot.doors.ops import Door, Metrics, OpsServer, Watch
 from bot.doors.timer_loop import TimerLoop
 from bot.heap import settle_heap
 from storage.store import Store  # the composition root: the one place that opens storage
@@ -65,9 +66,10 @@ async def _run(settings: Settings) -> int:
         if settings.telegram_token or settings.discord_token:
             return await _serve_platforms(settings, store)
         name = settings.console_name or _user_name()
+        metrics = Metrics()
         # the console's rooms wait for their people (one screen: people step away and
         # come back): no turn timer unless the room asks for one, no idle end (README)
-        service = GameService(store, patient=True)
+        service = GameService(store, patient=True, observe=metrics.observe)
         settle_heap()
         console = Console(
             service,
@@ -80,7 +82,12 @@ async def _run(settings: Settings) -> int:
         stop = asyncio.Event()  # Ctrl-C (or SIGTERM): the room ends at once, saved
         for signal in (SIGINT, SIGTERM):
             asyncio.get_running_loop().add_signal_handler(signal, stop.set)
-        await console.run(stdin_lines(), stop)
+        ops = await _start_ops(settings, store, metrics, {"console": ConsoleDoor(console)})
+        try:
+            await console.run(stdin_lines(), stop)
+        finally:
+            if ops is not None:
+                await ops.stop()
     finally:
         await store.close()
     return 0
@@ -91,8 +98,37 @@ def _say(settings: Settings, message: str) -> None:
     print(hide_secrets(" ".join(message.split()), settings.secrets()), file=sys.stderr)
 
 
+async def _start_ops(
+    settings: Settings, store: Store, metrics: Metrics, doors: dict[str, Door]
+) -> OpsServer | None:
+    """The operator's view (/healthz, /metrics) on OPS_HOST:OPS_PORT, unless OPS_PORT is
+    off; a port taken is one WARNING line, and the bot goes on without it."""
+    if settings.ops_port is None:
+        return None
+    watch = Watch(store.ping, store.games.active_count, doors)
+    server = OpsServer(watch, metrics, settings.ops_host, settings.ops_port)
+    return server if await server.start() else None
+
+
+class ConsoleDoor:
+    """The console as the operator sees it: always connected (it is the terminal)."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    def state(self) -> str:
+        return "ok"
+
+    def pending(self) -> int:
+        return self.console.delivery.pending()
+
+
 class Platform(Protocol):
     ready: asyncio.Event
+
+    def state(self) -> str: ...
+
+    def pending(self) -> int: ...
 
     async def run(self, stop: asyncio.Event) -> None: ...
 
@@ -102,7 +138,8 @@ class Platform(Protocol):
 async def _serve_platforms(settings: Settings, store: Store) -> int:
     """Telegram and Discord, whichever has a token, until SIGINT or SIGTERM; one timer
     loop for both, each timer's effects to the platform of its room."""
-    service = GameService(store)
+    metrics = Metrics()
+    service = GameService(store, observe=metrics.observe)
     posts = Posts(store)  # what the doors keep of their messages: theirs, not the service's
     platforms: dict[str, Platform] = {}
     refused: dict[type[Exception], str] = {}
@@ -141,6 +178,7 @@ async def _serve_platforms(settings: Settings, store: Store) -> int:
     loop = asyncio.get_running_loop()
     for signal in (SIGINT, SIGTERM):
         loop.add_signal_handler(signal, stop.set)
+    ops = await _start_ops(settings, store, metrics, dict(platforms))
     timers = asyncio.create_task(timer_loop.run())
     runs = [asyncio.create_task(p.run(stop)) for p in platforms.values()]
     resumes = [
@@ -165,6 +203,8 @@ async def _serve_platforms(settings: Settings, store: Store) -> int:
         for resume in resumes:
             resume.cancel()
         await asyncio.gather(*runs, *resumes, return_exceptions=True)
+        if ops is not None:
+            await ops.stop()
     return 0
 
 

@@ -135,6 +135,16 @@ class GameRepository:
         reads no snapshot."""
         return await self._db.run(scalar, _PLIES, {"game_id": game_id})
 
+    async def active_count(self) -> dict[str, int]:
+        """How many games are in the lobby and in play, by status (the operator's
+        ``domino_games_active``: the partial index of a room's active game counts them)."""
+        query = (
+            select(games.c.status, func.count())
+            .where(games.c.status.in_(ACTIVE))
+            .group_by(games.c.status)
+        )
+        return {row[0]: row[1] for row in await self._db.run(rows, query)}
+
     async def active_rooms(self, platform: str, community: str) -> list[str]:
         """The platform ids of a community's rooms with a game in the lobby or in play."""
         query = (

@@ -3,7 +3,9 @@ the repositories."""
 
 from __future__ import annotations
 
-from storage.database import Database, database_url, open_database, reason, shown_url
+from sqlalchemy import literal, select
+
+from storage.database import Database, database_url, open_database, reason, scalar, shown_url
 from storage.errors import StorageError, Unavailable
 from storage.games import GameRepository
 from storage.migrate import upgrade
@@ -44,6 +46,11 @@ class Store:
                     raise _cannot_open(database_url(url), error) from error
                 raise
         return cls(database)
+
+    async def ping(self) -> None:
+        """A query that costs nothing: raises :class:`Unavailable` when the database does
+        not answer (the operator's /healthz)."""
+        await self.database.run(scalar, select(literal(1)))
 
     async def forget(self, user_id: int) -> int:
         return await self.database.run_apart(forget, user_id)

@@ -5,6 +5,9 @@ import os
 # An unexpected exception inside the service's handle fails the test (bot/core/service.py STRICT),
 # here and in the programs the end-to-end tests start (they inherit the environment).
 os.environ["DOMINO_STRICT"] = "1"
+# The programs the tests start serve no operator's view unless a test asks for one on a
+# port it chose (OPS_PORT): dozens at once would all want 9090 (tests/doors/test_ops.py).
+os.environ.setdefault("OPS_PORT", "off")
 
 from hypothesis import HealthCheck, settings
 

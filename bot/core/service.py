@@ -13,6 +13,7 @@ import asyncio
 import logging
 import os
 import secrets
+import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager, suppress
 from dataclasses import replace
@@ -25,6 +26,7 @@ from bot.core.dispatch import dispatch
 from bot.core.handlers.lobby import DEFAULT_PRESET
 from bot.core.model import Command, Effect, Hand, Offer, Person, Place, Popup
 from bot.core.posts import BOARD, HAND, RELEASED
+from bot.core.registry import spec_of
 from bot.core.seats import seat_of, seats_from
 from bot.core.session import SYSTEM, Desk, Refusal, Session, open_session
 from bot.core.showing import command_for, keyed_moves, name_of
@@ -49,6 +51,11 @@ TRIES = 3  # attempts at a command that lost a race with another process
 STRICT = os.environ.get("DOMINO_STRICT") == "1"
 SETTLE_EVERY = timedelta(hours=1)  # how often results never written are looked for
 FIRED_KEPT = timedelta(days=1)  # fired timers' rows, kept a while for anyone looking into a game
+# Told of every command handled: (platform, the registry's name of the command or
+# "unknown", its outcome, seconds taken). The outcomes: ok, refused, stale (a press of an
+# earlier moment), unavailable (the database away), error (nothing changed).
+Observe = Callable[[str, str, str, float], None]
+UNKNOWN = "unknown"  # the name of a command the registry does not have (never what was typed)
 
 
 class GameService:
@@ -62,8 +69,10 @@ class GameService:
         holder: str | None = None,
         seeds: Callable[[], int] = lambda: secrets.randbits(62),
         patient: bool = False,
+        observe: Observe | None = None,
     ) -> None:
         self.store = store
+        self.observe = observe  # the operator's counters (bot/doors/ops), when kept
         self.clock = clock
         self.holder = holder or f"pid-{os.getpid()}-{secrets.token_hex(3)}"
         # each hand's deal from ``seeds`` (tests seed it); ``patient``: the rooms wait for
@@ -78,8 +87,10 @@ class GameService:
     async def handle(self, command: Command) -> list[Effect]:
         """Answer ``command``; never raises: every failure becomes a popup."""
         own = language(command.person.locale or command.place.locale)
+        started, outcome = time.perf_counter(), "error"
         try:
             effects = await self._handle(command)
+            outcome = _outcome(effects)
             if self._stale_press(command, effects):
                 # "Here is how things are now": the presser's hand as it is now, privately
                 now = Command(
@@ -92,6 +103,7 @@ class GameService:
                 effects += [e for e in await self._handle(now) if isinstance(e, Hand)]
             return effects
         except Unavailable:
+            outcome = "unavailable"
             return [Popup(tr(own, texts.DATABASE_DOWN), private=command.person)]
         except StorageError as error:  # the type only: a message may quote a statement
             log.warning("command %s: storage failed: %s", command.action, type(error).__name__)
@@ -103,6 +115,17 @@ class GameService:
             name = type(error).__name__
             log.error("command %s failed: %s at %s", command.action, name, where(error))
             return [Popup(tr(own, texts.NOTHING_CHANGED), private=command.person)]
+        finally:
+            self._observed(command, outcome, time.perf_counter() - started)
+
+    def _observed(self, command: Command, outcome: str, seconds: float) -> None:
+        if self.observe is None:
+            return
+        spec = spec_of(command.action)
+        try:  # counting never changes an answer
+            self.observe(command.place.platform, spec.name if spec else UNKNOWN, outcome, seconds)
+        except Exception as error:
+            log.warning("observing a command failed: %s", type(error).__name__)
 
     @staticmethod
     def _stale_press(command: Command, effects: list[Effect]) -> bool:
@@ -376,6 +399,15 @@ class RoomLocks:
 
     def __len__(self) -> int:
         return len(self._locks)
+
+
+def _outcome(effects: list[Effect]) -> str:
+    """How a command ended, from its effects: a popup is a refusal (the only popups the
+    session makes), stale when it says the press was of an earlier moment."""
+    popups = [e for e in effects if isinstance(e, Popup)]
+    if any(p.stale for p in popups):
+        return "stale"
+    return "refused" if popups else "ok"
 
 
 def _timer_command(timer: Timer, place: Place) -> Command:

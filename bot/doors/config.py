@@ -56,6 +56,10 @@ class Settings(BaseSettings):
     console_name: str = Field(default="", description="who you are in the console room")
     console_language: str = "es"
     log_level: str = "WARNING"
+    # the operator's view (/healthz, /metrics; bot/doors/ops): this machine only by
+    # default, behind a proxy that keeps /metrics from the public; OPS_PORT=off: none
+    ops_host: str = "127.0.0.1"
+    ops_port: int | None = 9090
     # the libraries' requests and answers at DEBUG: they hold the private hands (a hand's
     # caption, its buttons), so they are logged only when asked for (docs/deploy.md)
     log_wire: bool = False
@@ -104,6 +108,26 @@ class Settings(BaseSettings):
                 f" seat's), not {value!r}"
             )
         return name
+
+    @field_validator("ops_host")
+    @classmethod
+    def _a_host(cls, value: str) -> str:
+        host = value.strip()
+        if not host or any(c.isspace() or not c.isprintable() or c in "/@?#" for c in host):
+            raise ValueError(f"is an address to listen on (127.0.0.1, 0.0.0.0, ::1), not {value!r}")
+        return host
+
+    @field_validator("ops_port", mode="before")
+    @classmethod
+    def _a_port_or_off(cls, value: object) -> object:
+        if value is None:
+            return None
+        text = str(value).strip().lower()
+        if text == "off":
+            return None
+        if not text.isdecimal() or not 1 <= int(text) <= 65535:
+            raise ValueError(f"is a port (1 to 65535) or off, not {value!r}")
+        return int(text)
 
     @field_validator("shard_count", mode="before")
     @classmethod

@@ -229,6 +229,10 @@ class Delivery(Generic[Origin]):
         """Wait until everything queued has gone out (tests, shutdown)."""
         await self._outbox.idle()
 
+    def pending(self) -> int:
+        """The effects queued and not yet out (the operator's view, bot/doors/ops)."""
+        return self._outbox.pending()
+
     async def _send(self, place: Place, item: Queued[Origin]) -> None:
         try:
             await self._one(place, item.effect, item.origin)

@@ -45,6 +45,7 @@ class Outbox(Generic[T]):
         self._done = done
         self._queues: dict[Lane, deque[tuple[Place, T]]] = {}
         self._workers: dict[Lane, asyncio.Task[None]] = {}
+        self._sending = 0  # items out of their queue, on their way
 
     def put(self, place: Place, items: Iterable[T], lane: str = "") -> None:
         """Queue ``items`` for ``place`` (in ``lane``), after what is queued there."""
@@ -66,6 +67,10 @@ class Outbox(Generic[T]):
         if worker is None or worker.done():
             self._workers[key] = asyncio.create_task(self._drain(key))
 
+    def pending(self) -> int:
+        """The effects queued and not yet out (the operator's ``domino_deliveries_pending``)."""
+        return self._sending + sum(len(queue) for queue in self._queues.values())
+
     def _aside(self, item: T) -> bool:
         return bool(getattr(self._effect_of(item), "aside", False))
 
@@ -86,7 +91,7 @@ class Outbox(Generic[T]):
                 await self._out(item)
                 continue  # a newer board or hand of this game follows: it goes instead
             try:
-                await self._send(place, item)
+                await self._sent(place, item)
             except Unavailable:  # (where the board is): the database is back in seconds
                 if tries < len(DATABASE_PAUSES):
                     queue.appendleft((place, item))
@@ -104,6 +109,13 @@ class Outbox(Generic[T]):
             await self._out(item)
         del self._queues[key]
         del self._workers[key]
+
+    async def _sent(self, place: Place, item: T) -> None:
+        self._sending += 1
+        try:
+            await self._send(place, item)
+        finally:
+            self._sending -= 1
 
     async def _out(self, item: T) -> None:
         if self._done is None:

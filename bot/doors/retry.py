@@ -1,14 +1,26 @@
 """A platform call tried again through the errors worth a wait: a rate limit that names
-its wait, a network error (each platform says which of its errors are such)."""
+its wait, a network error (each platform says which of its errors are such). Every try
+again is counted by platform (:data:`RETRIES`, the operator's
+``domino_platform_retries_total``)."""
 
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
 T = TypeVar("T")
+
+# Tries again so far in this process, by platform: only ever counted up (a Prometheus
+# counter reads it at each scrape, bot/doors/ops)
+RETRIES: Counter[str] = Counter()
+
+
+def retried(platform: str) -> None:
+    """``platform`` was called once more after an error (a 429, the network)."""
+    RETRIES[platform] += 1
 
 
 @dataclass(frozen=True)
@@ -25,9 +37,12 @@ class Pause:
 Classify = Callable[[Exception, int], Pause | None]
 
 
-async def retry(send: Callable[[], Awaitable[T]], classify: Classify, tries: int) -> T:
+async def retry(
+    send: Callable[[], Awaitable[T]], classify: Classify, tries: int, platform: str = ""
+) -> T:
     """``send()`` through the errors ``classify`` says are worth a wait, ``tries`` times
-    at most; the last error goes to the caller."""
+    at most; the last error goes to the caller. Each try again is counted for
+    ``platform``."""
     for attempt in range(tries):
         try:
             return await send()
@@ -36,6 +51,7 @@ async def retry(send: Callable[[], Awaitable[T]], classify: Classify, tries: int
             if pause is None or (attempt == tries - 1 and not pause.asked):
                 raise
             await asyncio.sleep(pause.seconds)
+            retried(platform)
     return await send()
 
 

@@ -152,7 +152,7 @@ class DiscordBot:
                 if isinstance(error, discord.HTTPException) and error.status < 500:
                     raise TokenRefused(str(error)) from None
                 log.warning("discord: not reachable (%s); trying again in %.0f s", error, pause)
-            pause = await pause_or_stop(stop, pause)
+            pause = await pause_or_stop(stop, pause, PLATFORM)
 
     async def setup(self) -> None:
         """After login: the shard count if Discord is to choose it, the commands synced,
@@ -180,6 +180,24 @@ class DiscordBot:
         )
         print(f"discord: invite the bot with {invite}", flush=True)
         self.ready.set()
+
+    def state(self) -> str:
+        """ "ok" while every shard of this process is connected to the gateway; else what
+        is wrong (/healthz)."""
+        client = self.client
+        if client.is_closed():
+            return "closed"
+        shards = client.shards
+        if not self.ready.is_set() or not client.is_ready() or not shards:
+            return "connecting"
+        down = sorted(number for number, shard in shards.items() if shard.is_closed())
+        if down:
+            return "gateway disconnected (shard " + ", ".join(map(str, down)) + ")"
+        return "ok"
+
+    def pending(self) -> int:
+        """The effects queued and not yet sent (/metrics)."""
+        return self.delivery.pending()
 
     async def deliver(self, place: Place, effects: list[Effect]) -> None:
         """Effects of a timer (or anything not answering an interaction)."""

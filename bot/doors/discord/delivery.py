@@ -51,6 +51,7 @@ from bot.core import (
 from bot.doors import texts
 from bot.doors.delivery import Delivery
 from bot.doors.discord.components import buttons_view, hand_view
+from bot.doors.discord.places import PLATFORM
 from bot.doors.platform import Platform
 from bot.doors.retry import Pause, backoff, retry
 from lang import LANGUAGES, tr
@@ -103,7 +104,7 @@ class DiscordDelivery(Delivery[Interaction]):
 
 
 class DiscordPart(Platform[Interaction]):
-    name = "discord"
+    name = PLATFORM
     buried = BURIED
     numbered = False  # Discord's ids are not consecutive: messages seen are counted
     # an answer only the person sees does not wait behind the room's board edits
@@ -465,7 +466,7 @@ def _worth_retrying(error: Exception, attempt: int) -> Pause | None:
 
 
 async def _call(send: Callable[[], Awaitable[T]]) -> T:
-    return await retry(send, _worth_retrying, TRIES)
+    return await retry(send, _worth_retrying, TRIES, PLATFORM)
 
 
 def _body(say: Say, threads: Collection[int] = ()) -> str:

@@ -15,6 +15,8 @@ import secrets
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from http import HTTPStatus
+from typing import Any
 from urllib.parse import urlsplit
 
 from telegram import (
@@ -37,6 +39,7 @@ from telegram.ext import (
     MessageHandler,
     filters,
 )
+from telegram.request import HTTPXRequest
 
 from bot import core
 from bot.core import (
@@ -76,6 +79,22 @@ class TokenRefused(Exception):
     """Telegram does not accept TELEGRAM_TOKEN."""
 
 
+class Polls(HTTPXRequest):
+    """getUpdates' connection, noting whether its last call was answered (a long poll
+    that fails tells at once: the connection breaks)."""
+
+    failing = False
+
+    async def do_request(self, *args: Any, **kwargs: Any) -> tuple[int, bytes]:
+        try:
+            status, body = await super().do_request(*args, **kwargs)
+        except Exception:
+            self.failing = True
+            raise
+        self.failing = status != HTTPStatus.OK
+        return status, body
+
+
 class TelegramBot:
     def __init__(
         self,
@@ -88,6 +107,7 @@ class TelegramBot:
         self.service = service
         self.posts = posts
         self.wake = wake  # the timer loop's: a round's tables had their rooms opened
+        self.polls = Polls(connection_pool_size=2)  # how the last getUpdates went
         builder = (
             ApplicationBuilder()
             .token(settings.telegram_token)
@@ -102,7 +122,7 @@ class TelegramBot:
             .concurrent_updates(True)
             # at a stop, the library asks getUpdates once more while the long poll may
             # still hold its connection: a second one spares it a pool timeout
-            .get_updates_connection_pool_size(2)
+            .get_updates_request(self.polls)
         )
         if settings.telegram_base_url:
             builder = builder.base_url(settings.telegram_base_url)
@@ -158,6 +178,7 @@ class TelegramBot:
                 poll_interval=settings.telegram_poll_interval,
                 timeout=settings.telegram_poll_timeout,
                 allowed_updates=allowed,
+                error_callback=_polling_failed,
             )
         try:
             await stop.wait()
@@ -166,6 +187,22 @@ class TelegramBot:
             await app.stop()
             await self.delivery.idle()
             await app.shutdown()
+
+    def state(self) -> str:
+        """ "ok" while Telegram is reached: connected, the updates taken (polling or the
+        webhook running), the last getUpdates answered; else what is wrong (/healthz)."""
+        if not self.ready.is_set():
+            return "connecting"
+        updater = self.app.updater
+        if updater is None or not updater.running:
+            return "not taking updates"
+        if not self.settings.telegram_webhook_url and self.polls.failing:
+            return "getUpdates failing"
+        return "ok"
+
+    def pending(self) -> int:
+        """The effects queued and not yet sent (/metrics)."""
+        return self.delivery.pending() if self.delivery is not None else 0
 
     async def deliver(self, place: Place, effects: list[Effect]) -> None:
         """Effects of a timer (or anything not answering an update)."""
@@ -193,7 +230,7 @@ class TelegramBot:
                     " ".join(str(error).split()) or type(error).__name__,
                     pause,
                 )
-            pause = await pause_or_stop(stop, pause)
+            pause = await pause_or_stop(stop, pause, PLATFORM)
 
     async def _register_commands(self) -> None:
         for lang in (None, *LANGUAGES):
@@ -397,6 +434,12 @@ class TelegramBot:
             admin = False
         self._admins.put(key, (admin, now))
         return admin
+
+
+def _polling_failed(error: TelegramError) -> None:
+    """getUpdates failed (the library tries again, waiting longer each time): one line,
+    no traceback; /healthz says "getUpdates failing" meanwhile."""
+    log.warning("telegram: getUpdates failed (%s); trying again", error)
 
 
 def stats_args(message: Message) -> tuple[str, ...]:

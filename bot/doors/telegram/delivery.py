@@ -318,7 +318,7 @@ class TelegramPlatform(Platform[None]):
         return False
 
     async def _call(self, method: Callable[..., Awaitable[T]], **params: Any) -> T:
-        return await retry(lambda: method(**params), pause_for, TRIES)
+        return await retry(lambda: method(**params), pause_for, TRIES, PLATFORM)
 
 
 def telegram_delivery(

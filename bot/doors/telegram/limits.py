@@ -22,6 +22,9 @@ from typing import Any
 
 from telegram.ext import AIORateLimiter, BaseRateLimiter
 
+from bot.doors.retry import retried
+from bot.doors.telegram.places import PLATFORM
+
 log = logging.getLogger(__name__)
 
 # (chat, limit, period, now, sent alone) -> (0 once counted, else seconds to wait; the
@@ -172,16 +175,26 @@ class TelegramLimits(BaseRateLimiter[int]):
         rate_limit_args: int | None,
     ) -> bool | dict[str, Any] | list[dict[str, Any]]:
         group = group_of(data.get("chat_id"))
+        tries = 0
+
+        # the library tries again after a 429: each try past the first is counted
+        async def tried(*args: Any, **kwargs: Any) -> Any:
+            nonlocal tries
+            tries += 1
+            if tries > 1:
+                retried(PLATFORM)
+            return await callback(*args, **kwargs)
+
         if group is None:
             return await self._library.process_request(
-                callback, args, kwargs, endpoint, data, rate_limit_args
+                tried, args, kwargs, endpoint, data, rate_limit_args
             )
 
         # A turn for each try, taken as it goes out: the library tries again seconds
         # after a 429, and the window must hold the message when Telegram counts it.
         async def counted(*args: Any, **kwargs: Any) -> Any:
             await self._groups.turn(group)
-            return await callback(*args, **kwargs)
+            return await tried(*args, **kwargs)
 
         return await self._library.process_request(
             counted, args, kwargs, endpoint, data, rate_limit_args
