@@ -32,3 +32,7 @@ CANNOT_POST = N_(
 CONSOLE_TURN = N_(
     "{name}'s turn: the others look away, and {name} types /as {name} and then /hand."
 )
+
+
+# ----- the web pages (issue 34) --------------------------------------------------------
+WEB_PAGE = N_("This community's page (JSON): {url}")
