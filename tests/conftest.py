@@ -5,6 +5,9 @@ import os
 # An unexpected exception inside the service's handle fails the test (bot/core/service.py STRICT),
 # here and in the programs the end-to-end tests start (they inherit the environment).
 os.environ["DOMINO_STRICT"] = "1"
+# the programs the tests start serve no web pages unless a test gives them a free port
+# (several at once would fight for 8080)
+os.environ.setdefault("WEB_PORT", "off")
 
 from hypothesis import HealthCheck, settings
 
