@@ -118,8 +118,8 @@ async def test_a_game_page_never_shows_a_hidden_tile(
 OTHER = Place("console", "other", "sala", "Otra", "en")
 
 
-async def test_keys_are_long_random_and_made_once(store: Store) -> None:
-    room = await Room.open(store)
+async def test_keys_are_long_random_and_made_once(any_store: Store) -> None:
+    room = await Room.open(any_store)
     await open_game(room, "draw")
     assert KEY_BYTES * 8 >= 80
     key = await room.service.web_key("game", 1)
@@ -130,8 +130,8 @@ async def test_keys_are_long_random_and_made_once(store: Store) -> None:
     assert await room.service.web_key("game", 999) is None  # no such game: no key
 
 
-async def test_another_communitys_key_never_serves(store: Store) -> None:
-    room = await Room.open(store)
+async def test_another_communitys_key_never_serves(any_store: Store) -> None:
+    room = await Room.open(any_store)
     await open_game(room, "draw")
     other = Room(room.service, room.clock, OTHER)
     await other.say("Zoe", "/new block")
@@ -159,8 +159,8 @@ async def test_another_communitys_key_never_serves(store: Store) -> None:
     assert await room.service.web_game(their_game or "") is not None
 
 
-async def test_web_off_on_and_new(store: Store) -> None:
-    room = await Room.open(store)
+async def test_web_off_on_and_new(any_store: Store) -> None:
+    room = await Room.open(any_store)
     await open_game(room, "draw")
     service = room.service
     game, community = await service.web_key("game", 1), await service.web_key_of(room.place)
@@ -202,3 +202,38 @@ async def test_no_key_in_the_log_at_debug(store: Store, caplog: pytest.LogCaptur
     await room.service.web_game(game)
     logged = "\n".join(r.getMessage() for r in caplog.records) + caplog.text
     assert game not in logged and community not in logged
+
+
+@pytest.mark.parametrize("preset", ["partnership", "draw", "all_fives", "mexican_train"])
+async def test_a_finished_games_page_replays_every_hand_as_the_record_has_it(
+    store: Store, preset: str
+) -> None:
+    if preset not in preset_names():
+        pytest.skip(f"no preset {preset}")
+    room = await Room.open(store)
+    await open_game(room, f"{preset} 1")
+    key = await room.service.web_key("game", 1)
+    assert key is not None
+    rng = random.Random(3)
+    for _ in range(3000):
+        if not await step(room, rng):
+            break
+    row = await store.games.load(1)
+    assert row.status == "finished"
+    page = await room.service.web_game(key)
+    assert page is not None and page["outcome"] is not None
+    record = await store.games.record(1)
+    assert len(page["hands"]) == len(record["hands"])
+    for shown, kept in zip(page["hands"], record["hands"], strict=True):
+        assert shown["moves"] == kept["moves"]
+        assert len(shown["positions"]) == len(kept["moves"]) + 1
+        assert [p["ply"] for p in shown["positions"]] == list(
+            range(
+                shown["positions"][0]["ply"], shown["positions"][0]["ply"] + len(kept["moves"]) + 1
+            )
+        )
+        assert all(p["revealed"] is None for p in shown["positions"][:-1])
+        assert shown["revealed"] is not None
+        assert shown["revealed"] == shown["positions"][-1]["revealed"]
+        assert shown["result"] is not None
+    assert page["scores"] == page["hands"][-1]["scores"]
