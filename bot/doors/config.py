@@ -150,9 +150,10 @@ def public_address(value: str) -> str:
         or not port_ok
         or any(c.isspace() for c in text)
     ):
+        shown = repr(value) if parts.username is None and parts.password is None else "that"
         raise ValueError(
             "is the address people reach the pages at, like https://domino.example.org,"
-            f" not {value!r}"
+            f" not {shown}"
         )
     return text.rstrip("/")
 

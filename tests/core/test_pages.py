@@ -71,10 +71,8 @@ async def check_hidden(room: Room, store: Store, key: str) -> dict[str, Any]:
     hand = game.hand
     if hand is not None:  # a hand in play: its unplayed tiles are hidden
         hidden = {pair(t) for seat in range(game.players) for t in hand.hand(seat)}
-        hidden |= {pair(t) for t in hand.boneyard[hand.boneyard_left and -hand.boneyard_left :]}
-        if hand.boneyard_left == 0:
-            hidden -= {pair(t) for t in hand.boneyard}  # (all drawn: they are in hands)
-            hidden |= {pair(t) for seat in range(game.players) for t in hand.hand(seat)}
+        undrawn = hand.boneyard[len(hand.boneyard) - hand.boneyard_left :]
+        hidden |= {pair(t) for t in undrawn}
         # the tiles drawn face up for the opener are the room's to see
         hidden -= {pair(t) for t in game.logs[-1].opening_draw or ()}
         now = {k: v for k, v in page.items() if k != "hands"}
@@ -128,6 +126,11 @@ async def test_keys_are_long_random_and_made_once(any_store: Store) -> None:
     community = await room.service.web_key_of(room.place)
     assert community is not None and community != key
     assert await room.service.web_key("game", 999) is None  # no such game: no key
+    lobby = Room(room.service, room.clock, Place("console", "local", "otra", "Casa", "en"))
+    await lobby.say("Ana", "/new block")
+    shown = await room.service.web_game(await room.service.web_key("game", 2) or "")
+    assert shown is not None and shown["status"] == "lobby" and shown["table"] is None
+    assert [p["name"] for p in shown["players"]][:1] == ["Ana"]
 
 
 async def test_another_communitys_key_never_serves(any_store: Store) -> None:
@@ -172,6 +175,8 @@ async def test_web_off_on_and_new(any_store: Store) -> None:
     assert await service.web_game(game) is None
     assert await service.web_community(community) is None
     assert await service.web_key("game", 1) is None  # no link is made while off
+    listed = await room.say("Ana", "/settings", admin=True)
+    assert "web=off" in " ".join(getattr(e, "text", "") for e in listed)
     await room.say("Ana", "/settings web on", admin=True)
     assert await service.web_game(game) is not None
     assert await service.web_community(community) is not None

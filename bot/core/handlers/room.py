@@ -39,6 +39,8 @@ async def settings(session: Session) -> None:
         listed = settings.shown()
         if listed.get("turn_timeout") == 0:  # turns wait for their player
             listed["turn_timeout"] = "off"
+        if not await session.store.web.is_open(session.community.id):
+            listed["web"] = "off"  # the community's pages (settings web on shows them)
         session.tell(texts.settings_text(session.own, listed, house))
         return
     if args[0].lower() == "options":

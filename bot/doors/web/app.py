@@ -30,6 +30,7 @@ HEADERS = {
     "X-Frame-Options": "DENY",
     "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
     "Cross-Origin-Resource-Policy": "same-origin",
+    "Server": "domino",  # not aiohttp's name and version
 }
 Page = Callable[[str, str | None], Awaitable[dict[str, Any] | None]]
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
