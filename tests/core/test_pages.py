@@ -238,6 +238,9 @@ async def test_a_finished_games_page_replays_every_hand_as_the_record_has_it(
             )
         )
         assert all(p["revealed"] is None for p in shown["positions"][:-1])
+        # each position is a beginning of the hand's line and trains (docs/web.md)
+        assert all("placed" in p and "train_lengths" in p for p in shown["positions"])
+        assert shown["positions"][-1]["placed"] == len(shown["placements"])
         assert shown["revealed"] is not None
         assert shown["revealed"] == shown["positions"][-1]["revealed"]
         assert shown["result"] is not None

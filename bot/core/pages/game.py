@@ -58,16 +58,43 @@ def replay(record: dict[str, Any], finished: int) -> list[dict[str, Any]]:
     out = []
     for number, views in sorted(seen.items()):
         last = views[-1]
+        final = position(last)
         out.append(
             {
                 "hand": number,
                 "moves": [str(m) for m in last.history],
-                "positions": [position(v) for v in views],
+                "placements": final["placements"],
+                "trains": final["trains"],
+                "positions": [compact(position(v), final) for v in views],
                 "revealed": [tiles(h) for h in last.revealed] if last.revealed else None,
                 "result": result(last.result),
                 "scores": list(last.scores),
             }
         )
+    return out
+
+
+def compact(shown: dict[str, Any], final: dict[str, Any]) -> dict[str, Any]:
+    """A replay's position without what the hand's entry holds already: the tiles laid
+    are the first ``placed`` of the hand's ``placements`` (each train's, the first
+    ``train_lengths`` of its ``trains``), and position ``i`` follows the hand's first ``i``
+    moves; so a hand's replay grows with its moves, not with their square. A position that is not
+    such a beginning (none is) keeps its tiles."""
+    out = {k: v for k, v in shown.items() if k not in ("moves", "placements", "trains")}
+    placements, trains = shown["placements"], shown["trains"]
+    if placements == final["placements"][: len(placements)]:
+        out["placed"] = len(placements)
+    else:
+        out["placements"] = placements
+    ends = final["trains"]
+    prefix = len(trains) == len(ends) and all(
+        t["tiles"] == f["tiles"][: len(t["tiles"])] for t, f in zip(trains, ends, strict=True)
+    )
+    if prefix:
+        out["train_lengths"] = [len(t["tiles"]) for t in trains]
+        out["train_ends"] = [{"ends": t["ends"], "marked": t["marked"]} for t in trains]
+    else:
+        out["trains"] = trains
     return out
 
 
