@@ -5,6 +5,7 @@ of every preset; keys are long and random, serve their own community's things on
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import random
@@ -131,6 +132,13 @@ async def test_keys_are_long_random_and_made_once(any_store: Store) -> None:
     shown = await room.service.web_game(await room.service.web_key("game", 2) or "")
     assert shown is not None and shown["status"] == "lobby" and shown["table"] is None
     assert [p["name"] for p in shown["players"]][:1] == ["Ana"]
+
+
+async def test_a_key_asked_for_at_once_is_made_once(any_store: Store) -> None:
+    room = await Room.open(any_store)
+    await open_game(room, "draw")
+    made = await asyncio.gather(*(room.service.web_key("game", 1) for _ in range(8)))
+    assert len(set(made)) == 1 and made[0] is not None
 
 
 async def test_another_communitys_key_never_serves(any_store: Store) -> None:

@@ -85,6 +85,7 @@ async def test_pages_serve_their_json_with_the_security_headers(
     assert headers["Referrer-Policy"] == "no-referrer"
     assert "no-store" in headers["Cache-Control"]
     assert "Set-Cookie" not in headers
+    assert headers["Server"] == "domino"  # not the server's name and version
     response = await client.get(f"/g/{game}.json?lang=pt")
     page = await response.json()
     assert page["kind"] == "game" and page["lang"] == "pt" and page["status"] == "playing"
