@@ -25,6 +25,15 @@ class EmptyMove(InvalidMove):
     """Nothing was typed after the command."""
 
 
+class NoSuchKey(InvalidMove):
+    """A move's number (its key, as a hand lists the legal moves) that names none of them."""
+
+    def __init__(self, message: str, key: str, count: int) -> None:
+        super().__init__(message)
+        self.key = key
+        self.count = count  # the moves listed: keys 1 to count
+
+
 class IllegalMove(DominoError):
     """A well-formed move that the rules do not allow now."""
 

@@ -128,6 +128,25 @@ register_preset(
     ),
 )
 register_preset(
+    "cuban",
+    {
+        # docs/rules-decisions.md, "Cuban dominoes": seed 000's partnership game on the
+        # double-9 set (ten tiles each by the hand-size table), the winners writing the
+        # points and winning at the target as the Cuban tables play it
+        "set": 9,
+        "next_opener": "choose",
+        "score_to": "winner",
+    },
+    N_("Cuban dominoes"),
+    N_(
+        "Cuban dominoes: the double-9 set, four players in two teams, partners opposite, ten "
+        "tiles each; the other fifteen sleep out of play and nobody draws. The highest double "
+        "dealt opens the first hand; each later hand is opened by a partner of the team that won "
+        "the last one. The team that wins a hand writes the losers' pips (a blocked hand goes to "
+        "the team with fewer pips); the first team to reach the target wins."
+    ),
+)
+register_preset(
     "block",
     {**_EACH_FOR_THEMSELVES},
     N_("block dominoes"),

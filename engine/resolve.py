@@ -3,7 +3,8 @@ reason it is not one.
 
 A player types as little as is unambiguous: ``6-4`` when the tile fits in one place,
 ``6-4 on 6-6``, ``6-4 on train:2``, ``6-4 on mexican``, ``18-8 on 18-18 flank``; or
-``pass``, ``draw``, ``end``.
+``pass``, ``draw``, ``end``; or a move's number as the hand lists the legal moves
+(``2`` for "2) 6-5 on 6-6", engine/keys.py).
 
 >>> from engine.game import Game
 >>> from engine.rules import Rules
@@ -27,6 +28,7 @@ from engine.errors import (
     NotYourTurn,
     StaleAction,
 )
+from engine.keys import by_key
 from engine.moves import Action, Move, parse_action
 
 if TYPE_CHECKING:
@@ -38,9 +40,9 @@ def resolve(game: Game, seat: int, text: str, ply: int | None = None) -> Move:
 
     ``ply`` is the game's :attr:`~engine.game.Game.ply` the player saw (a button's move
     number); a move typed against another position is refused as :class:`StaleAction`.
-    Raises, in this order: StaleAction, GameOver, NotYourTurn, EmptyMove, InvalidMove
-    (not a move), CannotNow (pass, draw or end not legal now), NotYourTile, DoesNotFit,
-    Ambiguous. Changes nothing.
+    Raises, in this order: StaleAction, GameOver, NotYourTurn, EmptyMove, NoSuchKey (a
+    number that is no move's), InvalidMove (not a move), CannotNow (pass, draw or end not
+    legal now), NotYourTile, DoesNotFit, Ambiguous. Changes nothing.
     """
     if ply is not None and ply != game.ply:
         raise StaleAction(f"this was move {ply}; the game is at move {game.ply}")
@@ -52,8 +54,11 @@ def resolve(game: Game, seat: int, text: str, ply: int | None = None) -> Move:
         raise NotYourTurn(f"it is seat {hand.to_move}'s turn, not seat {seat}'s", hand.to_move)
     if not text.strip():
         raise EmptyMove("empty move; write a tile like 6-4, or pass, draw, end")
-    wanted = parse_action(text, seat)
     legal = hand.legal_moves()
+    key = text.strip()
+    if key.isdecimal() and key.isascii():  # a move's number, as the hand lists them
+        return by_key(legal, key)
+    wanted = parse_action(text, seat)
     if wanted.action is not Action.PLAY:
         if wanted in legal:
             return wanted

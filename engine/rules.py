@@ -234,7 +234,8 @@ _DEFAULTS = Rules()
 def default_hand_size(family: str, top: int, players: int) -> int:
     """The hand-size tables of RULES.md."""
     if family == "partnership":
-        return 7
+        # double-9 (Cuban dominoes): ten each, fifteen tiles sleep out of play
+        return 10 if top == 9 else 7
     if family == "individual":
         return 7 if players == 2 else 6
     if family == "train":

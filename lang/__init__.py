@@ -12,6 +12,7 @@ placeholders than the id.
 from __future__ import annotations
 
 import gettext
+import re
 import string
 from collections.abc import Callable, Iterator
 from functools import lru_cache
@@ -28,6 +29,9 @@ SOURCES = [Path(__file__).parents[1] / name for name in ("engine", "bot", "rende
 # tr(lang, message, ...); trn(lang, singular, plural, n, ...); N_(message) marks for later
 KEYWORDS = {"tr": (2,), "trn": (2, 3), "N_": None, "NP_": (1, 2)}
 Id = str | tuple[str, str]  # a message's id: its text, or its singular and plural
+# A command a text names ("/join"): said in the text's language, as the catalog names it
+# ("cmd:join": "unirme"), the name Discord's menus show and the doors accept (issue 33).
+COMMAND_NAMED = re.compile(r"(?<![\w/])/([a-z_]+)\b")
 
 
 def po_path(lang: str) -> Path:
@@ -79,9 +83,28 @@ def language(lang: str | None) -> str:
 
 
 def tr(lang: str | None, message: str, **params: object) -> str:
-    """``message`` in ``lang`` with ``params`` filled in."""
-    text = catalog(language(lang)).get(message) or message
+    """``message`` in ``lang`` with ``params`` filled in; the commands it names, by their
+    names in ``lang`` ("/join" in Spanish is "/unirme"; what ``params`` hold is left as
+    it is)."""
+    lang = language(lang)
+    text = naming_commands(lang, catalog(lang).get(message) or message)
     return text.format(**params) if params else text
+
+
+def command_name(lang: str | None, name: str) -> str:
+    """Command ``name`` ("join") as people say it in ``lang`` ("unirme"): its catalog
+    entry ``cmd:<name>``; the name itself where the catalog gives none (English)."""
+    key = f"cmd:{name}"
+    named = catalog(language(lang)).get(key)
+    return named if named and named != key else name
+
+
+@lru_cache(maxsize=4096)
+def naming_commands(lang: str, text: str) -> str:
+    """``text`` (a catalog's text, before its placeholders are filled) with each command
+    it names ("/join") named in ``lang`` ("/unirme"); other words after a slash (a link,
+    "/quit" of the console) are left as they are."""
+    return COMMAND_NAMED.sub(lambda m: "/" + command_name(lang, m[1]), text)
 
 
 def trn(lang: str | None, singular: str, plural: str, n: int, /, **params: object) -> str:
@@ -90,7 +113,7 @@ def trn(lang: str | None, singular: str, plural: str, n: int, /, **params: objec
     forms, rule = plurals(language(lang))
     found = forms.get((singular, plural))
     chosen = found[min(rule(n), len(found) - 1)] if found else None
-    text = chosen or (singular if n == 1 else plural)
+    text = naming_commands(language(lang), chosen or (singular if n == 1 else plural))
     return text.format(**params) if params else text
 
 
@@ -156,6 +179,7 @@ def update() -> None:
         written.replace(path)
     catalog.cache_clear()
     plurals.cache_clear()
+    naming_commands.cache_clear()
 
 
 def _key(message: Id) -> str:

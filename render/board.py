@@ -4,27 +4,30 @@ with its own hand below. Only the view (and the names and clocks the bot passes)
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cached_property
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from engine.keys import keys_by_tile
+from engine.moves import Action
 from engine.outcome import HandResult
 from engine.tiles import Tile
 from engine.views import View
 from render.faces import tile_backs, tile_face
-from render.fonts import fit_text, font
+from render.fonts import drawable, fit_text, font
 from render.geometry import Box, PlacedTile
-from render.line_layout import Link, badges_around, layout_line
+from render.line_layout import WIDTH as LINE_WIDTH
+from render.line_layout import Link, layout_line
 from render.measure import Measure, NoMeasure, RecordingDraw
 from render.names import short_names
 from render.palette import indexed
 from render.plain import Table
-from render.scene import Scene, scene_layout
+from render.scene import INFO_LINE, WIDTH, Scene, scene_layout, seat_places
 from render.sheets import draw_score_sheet
 from render.theme import RGB, Theme, theme_named
 from render.train_layout import TrainLayout, layout_trains
-from render.words import goal_text, numbers_hands, word
+from render.words import game_over_text, goal_text, numbers_hands, passes_text, word
 
 UNSATISFIED = (230, 40, 40)
 NOTICE_ROOM = 60  # pixels of table a notice needs to stand in its middle
@@ -34,6 +37,10 @@ BACK_STEP = 15  # pixels from one back to the next in a panel's row of tiles hel
 DRAW_UNIT = 26  # pixels across a tile of the opening draw (its short side)
 DRAW_GAP = 8  # pixels between a name and the tile it drew
 DRAW_SPAN = 200  # pixels at most from one seat's name to the next one's
+FACTS_SIZE = 20
+AROUND_WIDTH = 14.0  # units across a line game's snake between seats east and west
+TALL_NAME_SIZE = 18  # a name east or west of the table: "Computadora" fits its column
+FACTS_SEPARATOR = "   ·   "
 
 
 def _per_seat(values: tuple[str, ...], seat: int) -> str:
@@ -70,28 +77,59 @@ class _Painter:
         measure: Measure | None = None,
     ) -> None:
         self.view = view
-        self.table = table
+        # what the bundled font cannot draw (an emoji in a name) becomes a visible
+        # substitute, never a box (render/fonts.py: drawable)
+        self.table = table = replace(
+            table,
+            names=tuple(drawable(n) for n in table.names),
+            tags=tuple(drawable(t) for t in table.tags),
+            notes=tuple(drawable(n) for n in table.notes),
+            scored=drawable(table.scored),
+            notice=drawable(table.notice),
+        )
         self.theme: Theme = theme_named(table.theme)
         self.coloured = view.rules.set > 9
         self.train_layout: TrainLayout | None = None
         self.links: tuple[Link, ...] = ()
         board = scene is None  # else a hand alone
+        self.facts: list[tuple[str, bool]] = []
         if scene is None:
+            south = view.seat if view.seat is not None else 0  # the room: seat 0 south
+            places = seat_places(view.players, south, not view.trains)
             if view.trains:
                 self.train_layout = layout_trains(view)
                 self.tiles = self.train_layout.tiles
                 self.ends = self.train_layout.open_ends
-                self.badges = badges_around(self.ends, self.tiles)
+                self.badges = self.train_layout.badges
                 size = (self.train_layout.width, self.train_layout.height)
             else:
                 sides = [(s.number, s.tile, s.kind) for s in view.open_sides]
-                line = layout_line(view.placements, sides, view.rules.crosswise_doubles)
+                crosswise = view.rules.crosswise_doubles
+                # a snake between seats east and west turns sooner: its tiles stay larger
+                beside = places is not None and ("east" in places or "west" in places)
+                width = AROUND_WIDTH if beside and not crosswise else LINE_WIDTH
+                line = layout_line(view.placements, sides, crosswise, width)
                 self.tiles, self.links, self.ends = line.tiles, line.links, line.open_ends
                 self.badges = line.badges
                 size = (line.width, line.height)
-            scene = scene_layout(
-                view.players, size, view.revealed, view.hand, opening_draw=view.draw_is_news
-            )
+            teams = 2 if places is not None and view.rules.partners else 0
+
+            def laid_out(lines: int) -> Scene:
+                return scene_layout(
+                    view.players,
+                    size,
+                    view.revealed,
+                    view.hand,
+                    opening_draw=view.draw_is_news,
+                    places=places,
+                    teams=teams,
+                    info_lines=lines,
+                )
+
+            scene = laid_out(1)
+            self.facts = self.facts_lines(scene)
+            if len(self.facts) > 1:
+                scene = laid_out(len(self.facts))
         else:
             self.tiles, self.ends, self.badges = (), (), ()
         self.scene = scene
@@ -221,7 +259,7 @@ class _Painter:
         # first spot clear of every tile and badge
         spots = [
             (x + dx * step * h, y + dy * step * h)
-            for step in range(4)
+            for step in range(6)
             for x, y, dx, dy in (
                 (right + ring, top - h - ring / 2, 0, -1),
                 (left - w - ring, top - h - ring / 2, 0, -1),
@@ -231,16 +269,28 @@ class _Painter:
                 (left - w - ring, (top + bottom - h) / 2, -1, 0),
             )
         ]
+        # on the table, else beside it where no seat, team or fact is drawn
         table = self.scene.table.scaled(1)
+        frames = [b.scaled(1) for b in (*self.scene.panels, *self.scene.teams, self.scene.info)]
         chosen = spots[0]
-        for x, y in spots:
-            box = (x, y, x + w, y + h)
-            inside = box[0] >= table[0] and box[2] <= table[2] and box[1] >= table[1]
-            inside = inside and box[3] <= table[3] and box[2] <= width and box[3] <= height
-            if inside and not any(_meets(box, o) for o in others):
-                chosen = (x, y)
+        for roomy in (True, False):
+            found = None
+            for x, y in spots:
+                box = (x, y, x + w, y + h)
+                if roomy:
+                    inside = box[0] >= table[0] and box[2] <= table[2]
+                    inside = inside and box[1] >= table[1] and box[3] <= table[3]
+                else:
+                    inside = box[0] >= 0 and box[1] >= 0 and not any(_meets(box, f) for f in frames)
+                inside = inside and box[2] <= width and box[3] <= height
+                if inside and not any(_meets(box, o) for o in others):
+                    found = (x, y)
+                    break
+            if found is not None:
+                chosen = found
                 break
         x, y = chosen
+        self.measure.shape("mark", x, y, w, h)
         self.draw.rounded_rectangle(
             (x, y, x + w, y + h), radius=6, fill=self.theme.last, outline=self.theme.felt
         )
@@ -264,6 +314,7 @@ class _Painter:
                 width=max(2, round(unit / 10)),
             )
             left, top, right, bottom = self.at(spot.box)
+            self.measure.shape("label", left, top, right - left, bottom - top)
             draw.rounded_rectangle(
                 (left, top, right, bottom), radius=6, fill=theme.panel, outline=colour, width=2
             )
@@ -275,100 +326,200 @@ class _Painter:
             centre = ((left + right) / 2, (top + bottom) / 2)
             draw.text(centre, text, fill=colour, font=label_font, anchor="mm")
             if spot.marked:
-                draw.ellipse(self.at(spot.marker), fill=colour, outline=theme.ink, width=2)
+                ml, mt, mr, mb = self.at(spot.marker)
+                self.measure.shape("marker", ml, mt, mr - ml, mb - mt)
+                draw.ellipse((ml, mt, mr, mb), fill=colour, outline=theme.ink, width=2)
         for box in layout.unsatisfied:
             left, top, right, bottom = self.at(box)
             draw.rounded_rectangle(
                 (left - 5, top - 5, right + 5, bottom + 5), radius=8, outline=UNSATISFIED, width=4
             )
 
-    @cached_property
-    def short_names(self) -> tuple[str, ...]:
-        """The names as the panels draw them: whole, or short forms that still tell the
-        seats apart (render/names.py)."""
+    def shown_name(self, seat: int, width: float, face: ImageFont.FreeTypeFont) -> str:
+        """The name at ``seat`` whole where it fits in ``width`` pixels, else a short form
+        that still tells the seats apart (render/names.py)."""
         names = tuple(self.name(s) for s in range(self.view.players))
-        if not self.scene.panels:
-            return names
-        face = font(PANEL_NAME_SIZE)
-        widest = max((self.draw.textlength(str(s), font=face) for s in self.view.scores), default=0)
-        width = self.scene.panels[0].w - 28 - widest - PANEL_SCORE_GAP
-        return short_names(names, width, face)
+        shown = short_names(names, max(0.0, width), face)
+        return shown[seat] if seat < len(shown) else self.name(seat)
+
+    def tall_name(self, seat: int, width: float, face: ImageFont.FreeTypeFont) -> str:
+        """A name in a narrow panel: whole on one line, else whole on two lines broken
+        between words, else (no room even so) its short form on one line."""
+        name = self.name(seat)
+        if self.draw.textlength(name, font=face) <= width:
+            return name
+        words, lines = name.split(" "), [""]
+        for w in words:
+            longer = f"{lines[-1]} {w}" if lines[-1] else w
+            if lines[-1] and self.draw.textlength(longer, font=face) > width:
+                lines.append(w)
+            else:
+                lines[-1] = longer
+        if len(lines) == 2 and all(self.draw.textlength(x, font=face) <= width for x in lines):
+            return "\n".join(lines)
+        return self.shown_name(seat, width, face)
+
+    def seat_score(self, seat: int) -> str | None:
+        """The score a seat's panel shows: its own (or its side's on cards); None where
+        the teams' totals stand beside the table instead."""
+        if self.scene.teams:
+            return None
+        side = self.view.rules.side_of(seat)
+        return str(self.view.scores[side]) if side < len(self.view.scores) else None
+
+    def passes(self, seat: int) -> int:
+        """How often ``seat`` passed in this hand (a draw game's draws are not passes)."""
+        return sum(1 for m in self.view.history if m.seat == seat and m.action is Action.PASS)
 
     def panels(self) -> None:
-        """Each seat's panel, every fact in its own place: the name and the score on the
-        first row; the tiles held (backs and their number) on the second; on the third
-        the computer's strength as a small tag and what the seat did since its turn
-        ("pasa", "roba 3") at the left, and "to play" with the timer at the right."""
-        view, table, theme, draw = self.view, self.table, self.theme, self.draw
-        name_font, small, tag_font = font(PANEL_NAME_SIZE), font(17), font(14)
+        """Each seat's panel: around the table, or a row of cards (render/scene.py). The
+        turn frames the panel; every fact has a place of its own."""
+        table, draw = self.table, self.draw
         # while the table waits (a team choosing who opens) nobody's turn is framed
-        to_move = None if table.notice else view.to_move
+        to_move = None if table.notice else self.view.to_move
+        places = self.scene.places
         for seat, box in enumerate(self.scene.panels):
             left, top, right, bottom = box.scaled(1)
-            draw.rectangle((left + 3, top + 3, right - 3, bottom - 3), fill=theme.panel)
+            place = places[seat] if places is not None else "card"
+            w, h = right - left, bottom - top
+            self.measure.shape("seat", left, top, w, h, seat=seat, place=place)
+            draw.rectangle((left + 3, top + 3, right - 3, bottom - 3), fill=self.theme.panel)
             draw.rectangle((left + 3, top + 3, left + 9, bottom - 3), fill=self.colour_of(seat))
             if to_move == seat:
                 draw.rectangle(
-                    (left + 3, top + 3, right - 3, bottom - 3), outline=theme.last, width=3
+                    (left + 3, top + 3, right - 3, bottom - 3), outline=self.theme.last, width=3
                 )
-            inner_left, inner_right = left + 16, right - 12
-            # first row: the name (whole or its short form) and the score
-            name = self.short_names[seat] if seat < len(self.short_names) else self.name(seat)
-            draw.text((inner_left, top + 10), name, fill=theme.ink, font=name_font)
-            side = view.rules.side_of(seat)
-            if side < len(view.scores):
-                score = str(view.scores[side])
-                at = (inner_right, top + 10)
-                draw.text(at, score, fill=theme.ink, font=name_font, anchor="ra")
-            # second row: the tiles held, as backs and their number after them
-            count = view.tile_counts[seat] if seat < len(view.tile_counts) else 0
-            number = str(count)
-            room = inner_right - inner_left - draw.textlength(number, font=small) - 8
-            shown = min(count, max(0, int(room // BACK_STEP)))
-            if shown:
-                backs = tile_backs(shown, BACK_STEP, theme)
-                self.image.paste(backs, (inner_left, top + 40), backs)
-            x = inner_left + shown * BACK_STEP
-            draw.text((x + 4, top + 52), number, fill=theme.muted, font=small, anchor="lm")
-            # third row: the tag and the note at the left, to play and the timer at the right
-            row = top + 80
-            right_end: float = inner_right
-            if to_move == seat:
-                # the clock at the right, "to play" before it where the panel has room
-                if table.turn_seconds is not None:
-                    seconds = max(0, round(table.turn_seconds))
-                    clock = f"{seconds // 60}:{seconds % 60:02d}"
-                    draw.text((right_end, row), clock, fill=theme.last, font=small, anchor="rm")
-                    right_end -= draw.textlength(clock, font=small) + 8
-                turn = word("to_move", table.lang)
-                if draw.textlength(turn, font=small) <= (right_end - inner_left) / 2:
-                    draw.text((right_end, row), turn, fill=theme.last, font=small, anchor="rm")
-                    right_end -= draw.textlength(turn, font=small) + 10
-                else:  # a narrow panel: the frame says whose turn
-                    right_end -= 2
-            at_left: float = inner_left
-            tag = _per_seat(table.tags, seat)
-            if tag:
-                tag = fit_text(draw, tag, tag_font, max(0, right_end - at_left - 10))
-                if tag and tag != "…":
-                    w = draw.textlength(tag, font=tag_font)
-                    draw.rounded_rectangle(
-                        (at_left, row - 10, at_left + w + 10, row + 10),
-                        radius=6,
-                        outline=theme.muted,
-                        width=1,
-                    )
-                    draw.text((at_left + 5, row), tag, fill=theme.muted, font=tag_font, anchor="lm")
-                    at_left += w + 18
-            note = _per_seat(table.notes, seat)
-            if note:
-                note = fit_text(draw, note, small, max(0, right_end - at_left))
-                if note and note != "…":
-                    draw.text((at_left, row), note, fill=theme.ink, font=small, anchor="lm")
+            if place not in ("east", "west"):
+                self.wide_panel(seat, (left, top, right, bottom), to_move == seat)
+            else:
+                self.tall_panel(seat, (left, top, right, bottom), to_move == seat)
+        for side, box in enumerate(self.scene.teams):
+            self.team_total(side, box.scaled(1))
 
-    def info(self) -> None:
+    def backs(self, seat: int, left: float, top: float, room: float) -> float:
+        """The tiles ``seat`` holds as backs from (``left``, ``top``) and their number
+        after them, in ``room`` pixels; returns where the number ends."""
+        small = font(17)
+        count = self.view.tile_counts[seat] if seat < len(self.view.tile_counts) else 0
+        number = str(count)
+        fit = room - self.draw.textlength(number, font=small) - 8
+        shown = min(count, max(0, int(fit // BACK_STEP)))
+        if shown:
+            backs = tile_backs(shown, BACK_STEP, self.theme)
+            self.image.paste(backs, (round(left), round(top)), backs)
+            self.measure.shape("backs", round(left), round(top), backs.width, backs.height)
+        x = left + shown * BACK_STEP + 4
+        self.draw.text((x, top + 12), number, fill=self.theme.muted, font=small, anchor="lm")
+        return x + self.draw.textlength(number, font=small)
+
+    def turn(self, seat: int, right: float, row: float, room: float) -> float:
+        """The clock and "to play" at the right of a row; returns where they begin."""
+        table, draw, small = self.table, self.draw, font(17)
+        right_end = right
+        if table.turn_seconds is not None:
+            seconds = max(0, round(table.turn_seconds))
+            clock = f"{seconds // 60}:{seconds % 60:02d}"
+            draw.text((right_end, row), clock, fill=self.theme.last, font=small, anchor="rm")
+            right_end -= draw.textlength(clock, font=small) + 8
+        turn = word("to_move", table.lang)
+        if draw.textlength(turn, font=small) <= room:
+            draw.text((right_end, row), turn, fill=self.theme.last, font=small, anchor="rm")
+            right_end -= draw.textlength(turn, font=small) + 10
+        else:  # a narrow panel: the frame says whose turn
+            right_end -= 2
+        return right_end
+
+    def tag_and_note(self, seat: int, at_left: float, right_end: float, row: float) -> None:
+        """The computer's strength as a small tag, then the seat's note, then its passes."""
+        draw, theme, small, tag_font = self.draw, self.theme, font(17), font(14)
+        tag = _per_seat(self.table.tags, seat)
+        if tag:
+            tag = fit_text(draw, tag, tag_font, max(0, right_end - at_left - 10))
+            if tag and tag != "…":
+                w = draw.textlength(tag, font=tag_font)
+                draw.rounded_rectangle(
+                    (at_left, row - 10, at_left + w + 10, row + 10),
+                    radius=6,
+                    outline=theme.muted,
+                    width=1,
+                )
+                draw.text((at_left + 5, row), tag, fill=theme.muted, font=tag_font, anchor="lm")
+                at_left += w + 18
+        note = _per_seat(self.table.notes, seat)
+        if note:
+            note = fit_text(draw, note, small, max(0, right_end - at_left))
+            if note and note != "…":
+                draw.text((at_left, row), note, fill=theme.ink, font=small, anchor="lm")
+
+    def wide_panel(self, seat: int, box: tuple[int, int, int, int], moves: bool) -> None:
+        """Three rows: the name and the score; the tiles held and the passes; the tag and
+        the note at the left, to play and the timer at the right."""
+        draw, theme = self.draw, self.theme
+        left, top, right, _ = box
+        name_font, small = font(PANEL_NAME_SIZE), font(17)
+        inner_left, inner_right = left + 16, right - 12
+        score = self.seat_score(seat)
+        score_w = draw.textlength(score, font=name_font) + PANEL_SCORE_GAP if score else 0
+        name = self.shown_name(seat, inner_right - inner_left - score_w, name_font)
+        draw.text((inner_left, top + 10), name, fill=theme.ink, font=name_font)
+        if score:
+            draw.text((inner_right, top + 10), score, fill=theme.ink, font=name_font, anchor="ra")
+        passes = self.passes(seat)
+        said = passes_text(passes, self.table.lang) if passes else ""
+        room = inner_right - inner_left - (draw.textlength(said, font=small) + 16 if said else 0)
+        self.backs(seat, inner_left, top + 40, room)  # fewer backs before a cut word
+        if said:
+            draw.text((inner_right, top + 52), said, fill=theme.muted, font=small, anchor="rm")
+        row = top + 80
+        right_end: float = inner_right
+        if moves:
+            right_end = self.turn(seat, inner_right, row, (inner_right - inner_left) / 2)
+        self.tag_and_note(seat, inner_left, right_end, row)
+
+    def tall_panel(self, seat: int, box: tuple[int, int, int, int], moves: bool) -> None:
+        """A seat east or west of the table, one fact a row: the name, the tiles held,
+        the score, the passes and the note, the tag, to play and the timer."""
+        draw, theme, lang = self.draw, self.theme, self.table.lang
+        left, top, right, _ = box
+        name_font, small = font(TALL_NAME_SIZE), font(17)
+        inner_left, inner_right = left + 16, right - 8
+        name = self.tall_name(seat, inner_right - inner_left, name_font)
+        draw.text((inner_left, top + 10), name, fill=theme.ink, font=name_font, spacing=2)
+        top += 22 * name.count("\n")  # a name on two lines moves the rest down
+        self.backs(seat, inner_left, top + 40, inner_right - inner_left)
+        score = self.seat_score(seat)
+        if score:
+            text = f"{word('points', lang)}: {score}"
+            text = fit_text(draw, text, small, inner_right - inner_left)
+            draw.text((inner_left, top + 86), text, fill=theme.ink, font=small, anchor="lm")
+        passes = self.passes(seat)
+        if passes:
+            text = fit_text(draw, passes_text(passes, lang), small, inner_right - inner_left)
+            draw.text((inner_left, top + 110), text, fill=theme.muted, font=small, anchor="lm")
+        self.tag_and_note(seat, inner_left, inner_right, top + 134 if passes else top + 110)
+        if moves:
+            self.turn(seat, inner_right, top + 158, inner_right - inner_left)
+
+    def team_total(self, side: int, box: tuple[int, int, int, int]) -> None:
+        """A team's total beside the table: its names in its colour, its score below."""
+        draw, theme, view = self.draw, self.theme, self.view
+        left, top, right, bottom = box
+        self.measure.shape("team", left, top, right - left, bottom - top, side=side)
+        seats = view.rules.side_seats(view.players)[side]
+        colour = self.colour_of(seats[0])
+        draw.rectangle((left + 3, top + 3, right - 3, bottom - 3), fill=theme.panel)
+        draw.rectangle((left + 3, top + 3, left + 9, bottom - 3), fill=colour)
+        face = font(19)
+        room = (right - left - 28 - draw.textlength(" / ", font=face)) / 2
+        names = " / ".join(self.shown_name(s, room, face) for s in seats)
+        draw.text((left + 16, top + 12), names, fill=colour, font=face)
+        score = str(view.scores[side]) if side < len(view.scores) else "0"
+        draw.text((left + 16, top + 40), score, fill=theme.ink, font=font(36, bold=True))
+
+    def facts_lines(self, scene: Scene) -> list[tuple[str, bool]]:
+        """The line of facts, wrapped between facts (never cut: a count or a result
+        is read whole), each line with whether it is bold; who won the game first."""
         view, lang = self.view, self.table.lang
-        left, top, _, bottom = self.scene.info.scaled(1)
         parts: list[str] = []
         goal = goal_text(view.rules, view.hand_number, lang)
         if numbers_hands(view.rules):  # "Round 3 of 13: fewest points win", "1 hand"
@@ -399,15 +550,26 @@ class _Painter:
         if view.revealed is not None and view.result is not None:
             parts.append(self.result_text(view.result))
         notice = self.table.notice
-        roomy = self.scene.table.h >= NOTICE_ROOM
-        if notice and not roomy:
+        if notice and scene.table.h < NOTICE_ROOM:
             parts.append(notice)
-        face = font(20)
-        line = fit_text(self.draw, "   ·   ".join(parts), face, self.image.width - left - 24)
-        self.draw.text(
-            (left + 12, (top + bottom) / 2), line, fill=self.theme.ink, font=face, anchor="lm"
-        )
-        if notice and roomy:
+        lines = [(line, False) for line in _wrap(parts, font(FACTS_SIZE), WIDTH - 36)]
+        if view.outcome is not None:  # the game's last picture says who won the game
+            who = self.side_name(view.outcome.winner)
+            won = _wrap([game_over_text(who, lang)], font(FACTS_SIZE, bold=True), WIDTH - 36)
+            lines = [(line, True) for line in won] + lines
+        return lines
+
+    def info(self) -> None:
+        left, top, _, bottom = self.scene.info.scaled(1)
+        lines = self.facts or self.facts_lines(self.scene)
+        first = (top + bottom) / 2 - (len(lines) - 1) * INFO_LINE / 2
+        for k, (line, bold) in enumerate(lines):
+            face = font(FACTS_SIZE, bold=bold)
+            colour = self.theme.last if bold else self.theme.ink
+            at = (left + 12, first + k * INFO_LINE)
+            self.draw.text(at, line, fill=colour, font=face, anchor="lm")
+        notice = self.table.notice
+        if notice and self.scene.table.h >= NOTICE_ROOM:
             self.notice(notice)
 
     def opening_draw(self) -> None:
@@ -457,16 +619,25 @@ class _Painter:
         self.draw.text(centre, text, fill=self.theme.last, font=face, anchor="mm")
 
     def result_text(self, result: HandResult) -> str:
-        lang, name = self.table.lang, self.name
+        lang = self.table.lang
         end = result.end
         head = word(end, lang) if end in ("domino", "blocked", "void") else str(end)
+        if result.winner is None and end == "void":
+            return head
         if result.winner is None:
-            return head if end == "void" else f"{head}: {word('tie', lang)}"
-        seats = self.view.rules.side_seats(self.view.players)[result.winner]
-        who = " / ".join(name(seat) for seat in seats)
+            who = word("tie", lang)
+        else:
+            who = f"{self.side_name(result.winner)} {word('wins', lang)}"
+        # "¡Dominó! Ana gana", "Tranque: Ana gana" (never "¡Dominó!:")
+        return f"{head} {who}" if head.endswith("!") else f"{head}: {who}"
+
+    def side_name(self, side: int) -> str:
+        """A seat's name, or a team's: "Equipo Ana / Carla"."""
+        seats = self.view.rules.side_seats(self.view.players)[side]
+        who = " / ".join(self.name(seat) for seat in seats)
         if self.view.rules.partners:
-            who = f"{word('team', lang)} {who}"
-        return f"{head}: {who} {word('wins', lang)}"
+            who = f"{word('team', self.table.lang)} {who}"
+        return who
 
     def reveal(self) -> None:
         face = font(19)
@@ -526,3 +697,34 @@ def _dimmed(face: Image.Image) -> Image.Image:
     faded = face.copy()
     faded.putalpha(faded.getchannel("A").point(lambda a: a * 55 // 100))
     return faded
+
+
+_MEASURE = ImageDraw.Draw(Image.new("L", (1, 1)))  # widths of text, drawing nothing
+
+
+def _wrap(parts: list[str], face: ImageFont.FreeTypeFont, width: float) -> list[str]:
+    """``parts`` joined on lines at most ``width`` pixels wide, broken between parts (a
+    part wider than a line alone is broken between its words)."""
+    measure = _MEASURE
+    words: list[str] = []
+    for part in parts:
+        if measure.textlength(part, font=face) <= width:
+            words.append(part)
+            continue
+        piece = ""
+        for token in part.split(" "):
+            longer = f"{piece} {token}" if piece else token
+            if piece and measure.textlength(longer, font=face) > width:
+                words.append(piece)
+                piece = token
+            else:
+                piece = longer
+        words.append(fit_text(measure, piece, face, width))
+    lines: list[str] = []
+    for part in words:
+        longer = f"{lines[-1]}{FACTS_SEPARATOR}{part}" if lines else part
+        if lines and measure.textlength(longer, font=face) <= width:
+            lines[-1] = longer
+        else:
+            lines.append(part)
+    return lines

@@ -107,8 +107,9 @@ def tile_back(unit: int, upright: bool, theme: Theme) -> Image.Image:
     w, h = (unit, 2 * unit) if upright else (2 * unit, unit)
     image = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
+    # edged in the tile's own colour: a back stands out on any theme's panel
     draw.rounded_rectangle(
-        (0, 0, w - 1, h - 1), max(2, unit // 6), fill=theme.back, outline=theme.tile_edge
+        (0, 0, w - 1, h - 1), max(2, unit // 6), fill=theme.back, outline=theme.tile
     )
     return image
 

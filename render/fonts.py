@@ -4,6 +4,7 @@ Portuguese, never a system font."""
 
 from __future__ import annotations
 
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -91,3 +92,43 @@ def fit_text(
     while text and draw.textlength(text + "…", font=face) > width:
         text = text[:-1]
     return text + "…"
+
+
+# Characters DejaVu Sans lacks (most emoji, CJK) would draw as its empty box (.notdef).
+# A name is drawn with each run of such characters replaced by one visible substitute: a
+# symbol (Unicode's "So": "🔥", "⚽", a flag's letters) by "☺", anything else by "?".
+# Joiners, variation selectors and skin tones only shape the character before them:
+# dropped.
+PICTOGRAPH = "☺"
+UNKNOWN = "?"
+_SHAPING = {0x200D, *range(0xFE00, 0xFE10), *range(0x1F3FB, 0x1F400)}
+_NOTDEF = "\U0010fffd"  # a private-use character no font here has: its box is .notdef
+
+
+@lru_cache(maxsize=4096)
+def _lacks(char: str) -> bool:
+    """Whether the bundled font has no glyph for ``char`` (it would draw .notdef)."""
+    face = font(20)
+    mask, missing = face.getmask(char), face.getmask(_NOTDEF)
+    return mask.size == missing.size and bytes(mask) == bytes(missing)
+
+
+@lru_cache(maxsize=4096)
+def drawable(text: str) -> str:
+    """``text`` with what the bundled font cannot draw replaced by a visible substitute
+    (never a box): each run of missing characters becomes one "☺" (symbols) or "?"."""
+    if text.isascii():
+        return text
+    out: list[str] = []
+    run = False  # the last character written stands for missing ones
+    for char in text:
+        code = ord(char)
+        if code in _SHAPING:
+            continue
+        if not _lacks(char):
+            out.append(char)
+            run = False
+        elif not run:
+            out.append(PICTOGRAPH if unicodedata.category(char) == "So" else UNKNOWN)
+            run = True
+    return "".join(out)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from engine.line import END, FLANK, HALF, Placement
 from engine.tiles import Tile
 from render.geometry import EPS, Box, PlacedTile
-from render.snake import snake
+from render.snake import snake, snake_across
 
 WIDTH = 18.0  # units across the table: 8 tiles and a turn to a row
 BAND_GAP = 1.0  # between the centre and a branch band, and between bands
@@ -79,12 +79,12 @@ def layout_line(
     else:  # the high number shows on the left
         left = next((k for k in centre if k.number == root.hi), None)
         right = next((k for k in centre if k is not left), None)
-    if right is not None:
-        chain = _follow(right, children, crosswise, branches)
-        placed += snake(_links(chain), box.right, 0.0, 1, 1, -half, half, others=placed)
+    arms: list[tuple[list[tuple[Tile, int, Tile | None]], float, int]] = []
+    if right is not None:  # (the chain, where it starts, its way: right, turning down)
+        arms.append((_links(_follow(right, children, crosswise, branches)), box.right, 1))
     if left is not None:
-        chain = _follow(left, children, crosswise, branches)
-        placed += snake(_links(chain), box.x, 0.0, -1, -1, -half, half, others=placed)
+        arms.append((_links(_follow(left, children, crosswise, branches)), box.x, -1))
+    placed += _arms(arms, placed, half, root.is_double)
     links: list[Link] = []
     by_tile = {t.tile: t for t in placed}
     bottom = max(t.box.bottom for t in placed)
@@ -118,7 +118,9 @@ def layout_line(
         badges.append((_badge_spot(box.right, 0.0, 1, 0, [box], []), root.hi))
     # shift everything to start at (0, 0), with a margin of half a unit
     every = [t.box for t in placed] + [b for b, _ in badges]
-    left_edge = min(b.x for b in every) - 0.5
+    lo, hi = min(b.x for b in every), max(b.right for b in every)
+    # what is laid stands in the middle of a table wider than it (one arm still empty)
+    left_edge = lo - 0.5 - max(0.0, width - (hi - lo)) / 2
     top = min(b.y for b in every) - 0.5
     placed = [t.moved(-left_edge, -top) for t in placed]
     links = [
@@ -135,6 +137,33 @@ def layout_line(
         tuple((b.moved(-left_edge, -top), n) for b, n in ends),
         tuple((b.moved(-left_edge, -top), n) for b, n in badges),
     )
+
+
+def _arms(
+    arms: list[tuple[list[tuple[Tile, int, Tile | None]], float, int]],
+    placed: list[PlacedTile],
+    half: float,
+    double: bool,
+) -> list[PlacedTile]:
+    """The two arms of a line from its opening tile, every double across: the right arm
+    first, else the left one first (an arm's returning row may box in the other arm's
+    first double); only if neither order keeps every double across, as it used to."""
+    for order in (arms, arms[::-1]):
+        laid: list[PlacedTile] = []
+        for chain, start, way in order:
+            found = snake_across(
+                chain, start, 0.0, way, way, -half, half, others=[*placed, *laid],
+                after_double=double,
+            )  # fmt: skip
+            if found is None:
+                break
+            laid += found
+        else:
+            return laid
+    laid = []
+    for chain, start, way in arms:
+        laid += snake(chain, start, 0.0, way, way, -half, half, others=[*placed, *laid])
+    return laid
 
 
 def _follow(

@@ -26,6 +26,7 @@ class Measure:
         self.badges: list[dict[str, Any]] = []
         self.count: int | None = None
         self.opening_draw: list[dict[str, Any]] = []
+        self.shapes: list[dict[str, Any]] = []
 
     def tile(self, tile: str, x: float, y: float, w: float, h: float, ply: int | None) -> None:
         """A table tile: ``tile`` names the number nearer the left (or top) side first."""
@@ -48,6 +49,12 @@ class Measure:
         box = {"x": x, "y": y, "w": w, "h": h}
         self.opening_draw.append({"seat": seat, "tile": tile, **box, "opens": opens})
 
+    def shape(self, kind: str, x: float, y: float, w: float, h: float, **more: Any) -> None:
+        """Anything else drawn, by its box: a seat's panel ("seat", with its ``seat`` and
+        ``place``), a team's total ("team"), a row of tile backs ("backs"), a train's
+        label and marker ("label", "marker"), the score mark ("mark")."""
+        self.shapes.append({"kind": kind, "x": x, "y": y, "w": w, "h": h, **more})
+
     def as_json(self) -> dict[str, Any]:
         return {
             "width": self.width,
@@ -58,11 +65,15 @@ class Measure:
             "badges": self.badges,
             "count": self.count,
             "opening_draw": self.opening_draw,
+            "shapes": self.shapes,
         }
 
 
 class NoMeasure(Measure):
     """Drawing without recording (the usual case): every report is dropped."""
+
+    def shape(self, kind: str, x: float, y: float, w: float, h: float, **more: Any) -> None:
+        pass
 
     def tile(self, tile: str, x: float, y: float, w: float, h: float, ply: int | None) -> None:
         pass

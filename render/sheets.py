@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw, ImageFont
 from engine.game import Adjustment
 from engine.goal import more_is_better
 from engine.views import View
-from render.fonts import fit_text, font
+from render.fonts import drawable, fit_text, font
 from render.geometry import Box
 from render.names import short_names
 from render.plain import PICTURE_ROWS, Standing
@@ -136,6 +136,7 @@ def draw_score_sheet(
     """The latest finished hands' points by side, numbered in the whole game, and the
     totals, from a view's sheet."""
     theme = theme_named(theme_name)
+    names = [drawable(n) for n in names]  # an emoji the font lacks: a visible substitute
     columns = grid([1.2] + [1.0] * len(view.rules.side_seats(view.players)), 1)
     sides = side_names(view, names, columns.cells[0][-1].w - 12)
     kind = word("round", lang) if view.rules.family == "train" else word("hand", lang)
@@ -180,7 +181,7 @@ def draw_leaderboard(
     colours: list[tuple[int, int, int] | None] = []
     for rank, s in enumerate(standings[:PICTURE_ROWS], 1):  # the top ones
         share = f"{100 * s.wins / s.games:.0f}" if s.games else "-"
-        row = [str(rank), s.name, str(s.games), str(s.wins), share]
+        row = [str(rank), drawable(s.name), str(s.games), str(s.wins), share]
         if with_rating:
             row.append(f"{s.rating:.0f}" if s.rating is not None else "-")
         rows.append(row)
@@ -216,6 +217,7 @@ def draw_figures(
     if any(len(row) != len(header) for row in rows):
         raise ValueError(f"every row needs {len(header)} cells, one per column of the header")
     rows = rows[:PICTURE_ROWS]  # the top ones (whoever has more sends them as a file)
+    rows = [[drawable(cell) for cell in row] for row in rows]  # no box for an emoji
     columns = [[row[c] for row in rows] for c in range(len(header))]
     figures = [bool(rows) and all(_FIGURE.match(t) for t in cells) for cells in columns]
     words = [not f for f in figures]

@@ -17,7 +17,7 @@ class Theme:
     tile: RGB
     tile_edge: RGB
     pip: RGB
-    back: RGB  # a tile face down
+    back: RGB  # a tile face down (edged in the tile's colour)
     last: RGB  # ring around the last tile played
     open_end: RGB  # badge of an open end's number
     players: tuple[RGB, ...]  # one per seat (teams take seats 0 and 1's)
@@ -95,7 +95,7 @@ THEMES: dict[str, Theme] = {
         tile=(225, 222, 210),
         tile_edge=(90, 90, 90),
         pip=(20, 20, 20),
-        back=(70, 80, 110),
+        back=(125, 140, 190),  # 4.3:1 on the panel: the tiles held are seen at a glance
         last=(255, 190, 0),
         open_end=(255, 255, 255),
         players=(
@@ -118,7 +118,7 @@ THEMES: dict[str, Theme] = {
         tile=(255, 255, 255),
         tile_edge=(0, 0, 0),
         pip=(0, 0, 0),
-        back=(90, 90, 90),
+        back=(150, 150, 150),
         last=(240, 228, 66),
         open_end=(86, 180, 233),
         players=OKABE_ITO,

@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from engine.tiles import Tile
 from engine.views import View
 from render.geometry import Box, PlacedTile
-from render.line_layout import Link
+from render.line_layout import BADGE, Link, badges_around
 from render.snake import snake
 
 WIDTH = 20.0  # units across: big tiles, readable on a phone
 START = 2.5  # where a train's tiles start, right of the hub
 LABEL_W, LABEL_H = 5.0, 0.9  # the owner's name, above the train
 BAND_GAP = 0.5
+BADGE_ROOM = BADGE + 0.2  # kept free right of a band: an open end's badge at the edge
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class TrainLayout:
     links: tuple[Link, ...] = ()
     open_ends: tuple[tuple[Box, int], ...] = ()
     unsatisfied: tuple[Box, ...] = ()
+    badges: tuple[tuple[Box, int], ...] = ()  # each open end's number, beside it
 
 
 def layout_trains(view: View) -> TrainLayout:
@@ -57,7 +59,7 @@ def layout_trains(view: View) -> TrainLayout:
         row = label.bottom + 1.1  # the centre line of the band's first row (a double's top)
         owner = train.owner
         chain = _chain(engine, train.tiles, train.ends, view.rules.forked_doubles)
-        laid, train_links = _fold(chain, START, row, WIDTH - 0.5, owner)
+        laid, train_links = _fold(chain, START, row, WIDTH - 0.5 - BADGE_ROOM, owner)
         placed += laid
         links += train_links
         bottom = max([row + 1.0, *(t.box.bottom for t in laid)])
@@ -80,8 +82,14 @@ def layout_trains(view: View) -> TrainLayout:
     ]
     boxes = {t.tile: t.box for t in placed}
     unsatisfied = tuple(boxes[double] for _, double in view.unsatisfied if double in boxes)
+    tiles = tuple(hub + placed)
+    badges = badges_around(ends, tiles)
+    # a badge that found room only past the edge widens the table: nothing drawn leaves
+    # the picture (a badge used to stand at 940-972 px of a 960 px board)
+    width = max([WIDTH, *(b.right + 0.25 for b, _ in badges)])
+    height = max([height, *(b.bottom + 0.25 for b, _ in badges)])
     return TrainLayout(
-        WIDTH, height, tuple(hub + placed), tuple(labels), tuple(links), tuple(ends), unsatisfied
+        width, height, tiles, tuple(labels), tuple(links), tuple(ends), unsatisfied, badges
     )
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from engine.goal import goal_of
 from engine.rules import Rules
-from lang import LANGUAGES, N_, tr
+from lang import LANGUAGES, N_, NP_, tr, trn
 
-__all__ = ["LANGUAGES", "goal_text", "numbers_hands", "word"]
+__all__ = ["LANGUAGES", "game_over_text", "goal_text", "numbers_hands", "passes_text", "word"]
 
 _WORDS: dict[str, str] = {
     "boneyard": N_("Boneyard"),
@@ -41,6 +41,20 @@ _WORDS: dict[str, str] = {
     "tiles": N_("tiles"),
     "opening_draw": N_("Opening draw"),
 }
+
+
+PASSES = NP_("passed {n} time", "passed {n} times")
+GAME_OVER = N_("Game over: {side} wins!")  # the bot's own words for it, too
+
+
+def passes_text(n: int, lang: str = "es") -> str:
+    """How often a seat passed in this hand: "pasó 2 veces"."""
+    return trn(lang, PASSES[0], PASSES[1], n, n=n)
+
+
+def game_over_text(side: str, lang: str = "es") -> str:
+    """Who won the game: "Se acabó la partida: ¡gana Equipo Ana / Carla!"."""
+    return tr(lang, GAME_OVER, side=side)
 
 
 def word(key: str, lang: str = "es") -> str:

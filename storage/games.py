@@ -21,15 +21,20 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, delete, insert, select, update
+from sqlalchemy import Connection, bindparam, delete, func, insert, select, update
 
 from storage.database import Database, first, rows, scalar
-from storage.errors import Conflict, NotFound, StorageError
+from storage.errors import Conflict, DamagedGame, NotFound, StorageError
 from storage.notes import GameNotes
-from storage.schema import communities, game_hands, game_seats, games, moves, rooms
+from storage.schema import communities, game_hands, game_seats, games, moves, rooms, timers
 from storage.timers import TimerPlan, apply_plan
 
 ACTIVE = ("lobby", "playing")
+# A game whose stored data cannot be read: kept as it was for the operator, out of its
+# room's way (the room may open another), its timers gone (docs/storage.md).
+SET_ASIDE = "set_aside"
+# What decoding a JSON column raises when its text is not JSON (SQLite holds any text)
+UNREADABLE = (ValueError, TypeError)
 
 
 @dataclass(frozen=True)
@@ -119,10 +124,11 @@ class GameRepository:
         return GameRow(**(await self._db.run(work))._mapping)
 
     async def load(self, game_id: int) -> GameRow:
-        row = await self._db.run(first, _BY_ID, {"game_id": game_id})
+        """The game; :class:`DamagedGame` when its stored data cannot be read."""
+        row = await self._db.run(_first_game, _BY_ID, {"game_id": game_id})
         if row is None:
             raise NotFound(f"there is no game {game_id}")
-        return GameRow(**row._mapping)
+        return row
 
     async def plies(self, game_id: int) -> int | None:
         """How many moves of game ``game_id`` are saved (None: no such game); a look that
@@ -141,21 +147,22 @@ class GameRepository:
         )
         return [row.platform_id for row in await self._db.run(rows, query)]
 
-    async def playing_on(self, platform: str) -> list[GameRow]:
-        """Every game in play on ``platform`` (what a restarted bot shows again)."""
+    async def playing_on(self, platform: str) -> list[int]:
+        """The ids of every game in play on ``platform`` (what a restarted bot shows
+        again), each to be loaded on its own: one that cannot be read stops no other."""
         query = (
-            select(games)
+            select(games.c.id)
             .join(rooms, rooms.c.id == games.c.room_id)
             .join(communities, communities.c.id == rooms.c.community_id)
             .where(communities.c.platform == platform, games.c.status == "playing")
             .order_by(games.c.id)
         )
-        return [GameRow(**row._mapping) for row in await self._db.run(rows, query)]
+        return [row.id for row in await self._db.run(rows, query)]
 
     async def active_in(self, room_id: int) -> GameRow | None:
-        """The room's game in the lobby or in play, if any."""
-        row = await self._db.run(first, _ACTIVE_IN, {"room_id": room_id})
-        return GameRow(**row._mapping) if row is not None else None
+        """The room's game in the lobby or in play, if any; :class:`DamagedGame` when its
+        stored data cannot be read."""
+        return await self._db.run(_first_game, _ACTIVE_IN, {"room_id": room_id})
 
     async def latest_over_in(self, room_id: int) -> GameRow | None:
         """The room's game that ended last (finished or cancelled), if any."""
@@ -165,8 +172,33 @@ class GameRepository:
             .order_by(games.c.id.desc())
             .limit(1)
         )
-        row = await self._db.run(first, query)
-        return GameRow(**row._mapping) if row is not None else None
+        return await self._db.run(_first_game, query)
+
+    async def set_aside(self, game_id: int, now: datetime) -> bool:
+        """Put a game whose stored data cannot be read out of its room's way: its status
+        becomes ``set_aside`` (its room may open another game), its pending timers go, and
+        its rows stay as they are for the operator (docs/deploy.md). True when this call
+        did it: it is logged once, by whoever did."""
+        statement = (
+            update(games)
+            .where(games.c.id == game_id, games.c.status != SET_ASIDE)
+            .values(
+                status=SET_ASIDE,
+                version=games.c.version + 1,  # a process holding it in memory: Conflict
+                updated_at=now,
+                finished_at=func.coalesce(games.c.finished_at, now),
+            )
+        )
+
+        def work(db: Connection) -> bool:
+            if db.execute(statement).rowcount != 1:
+                return False
+            db.execute(
+                delete(timers).where(timers.c.game_id == game_id, timers.c.fired_at.is_(None))
+            )
+            return True
+
+        return await self._db.run(work)
 
     async def save(
         self,
@@ -253,12 +285,16 @@ class GameRepository:
 
     async def _record_of(self, row: GameRow) -> dict[str, Any]:
         game_id = row.id
-        record = dict(row.snapshot.get("record") or {})
-        before = hands_stored(row.snapshot)
+        try:
+            record = dict(row.snapshot.get("record") or {})
+            before = hands_stored(row.snapshot)
+            hands = list(record.get("hands", []))
+        except (*UNREADABLE, AttributeError) as error:  # not a record's shape
+            raise DamagedGame(game_id, row.room_id, row.status, type(error).__name__) from None
         if not before:
             return record
         stored = [hand.record for hand in await self.hands(game_id, before)]
-        return dict(record, hands=[*stored, *record.get("hands", [])])
+        return dict(record, hands=[*stored, *hands])
 
     async def hands(self, game_id: int, before: int) -> list[StoredHand]:
         """The game's first ``before`` hands as stored (each once it left the snapshot)."""
@@ -267,10 +303,20 @@ class GameRepository:
             .where(game_hands.c.game_id == game_id, game_hands.c.hand < before)
             .order_by(game_hands.c.hand)
         )
-        found = [
-            StoredHand(r.hand, r.record, list(r.points), r.winner)
-            for r in await self._db.run(rows, query)
-        ]
+
+        def work(db: Connection) -> list[StoredHand]:
+            try:
+                return [
+                    StoredHand(r.hand, r.record, list(r.points), r.winner)
+                    for r in db.execute(query)
+                ]
+            except UNREADABLE as error:  # a hand's JSON does not decode
+                head = db.execute(_HEAD, {"game_id": game_id}).one()
+                raise DamagedGame(
+                    game_id, head.room_id, head.status, type(error).__name__
+                ) from None
+
+        found = await self._db.run(work)
         if [h.hand for h in found] != list(range(before)):
             raise StorageError(f"game {game_id} lacks some of its first {before} hands")
         return found
@@ -287,6 +333,9 @@ class GameRepository:
 
 _BY_ID = select(games).where(games.c.id == bindparam("game_id"))
 _PLIES = select(games.c.plies).where(games.c.id == bindparam("game_id"))
+_HEAD = select(games.c.id, games.c.room_id, games.c.status).where(
+    games.c.id == bindparam("game_id")
+)
 _ACTIVE_IN = select(games).where(
     games.c.room_id == bindparam("room_id"), games.c.status.in_(ACTIVE)
 )
@@ -294,6 +343,23 @@ _LOG_MOVES = insert(moves)
 _STORE_HANDS = insert(game_hands)
 _UNSEAT = delete(game_seats).where(game_seats.c.game_id == bindparam("game_id"))
 _SEAT = insert(game_seats)
+
+
+def _first_game(db: Connection, query: Any, params: dict[str, Any] | None = None) -> GameRow | None:
+    """The query's first game, or None; :class:`DamagedGame` (naming it) when its stored
+    JSON does not decode or is not of a game's shape."""
+    try:
+        row = db.execute(query, params).first()
+    except UNREADABLE as error:  # read again without the JSON, to name the game
+        head = db.execute(query.with_only_columns(*_HEAD.selected_columns), params).one()
+        raise DamagedGame(head.id, head.room_id, head.status, type(error).__name__) from None
+    if row is None:
+        return None
+    game = GameRow(**row._mapping)
+    if not isinstance(game.snapshot, dict) or not isinstance(game.seats, list):
+        kind = f"{type(game.snapshot).__name__} snapshot, {type(game.seats).__name__} seats"
+        raise DamagedGame(game.id, game.room_id, game.status, kind)
+    return game
 
 
 @cache

@@ -5,11 +5,14 @@ A game's notes (``snapshot["meta"]``) and a room's settings (``rooms.settings``)
 in the database; everywhere else they are these dataclasses, read and written only here.
 Each JSON form carries its version (``"v"``); a form without one was written before
 versions were kept, with the same names (and, for a room's house rules, one flat set of
-options for every preset), and reads as version 1 does.
+options for every preset), and reads as version 1 does. A name added later within a
+version (a game's ``ready``, a room's ``hand_pause``) is absent from rows written before
+it, which read as its default.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
@@ -49,6 +52,9 @@ class GameNotes:
     absent: list[int] = field(default_factory=list)  # a table's seats still kept
     walked_out: list[int] = field(default_factory=list)  # a table's seats the judges were told of
     choosing: Choosing | None = None  # the winning team choosing who opens
+    # the seats whose person pressed Next since the last hand ended (stored with the game:
+    # every process counts the same presses; cleared at each hand's end and deal)
+    ready: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"v": NOTES_VERSION}
@@ -65,6 +71,8 @@ class GameNotes:
             out["walked_out"] = list(self.walked_out)
         if self.choosing is not None:
             out["choosing"] = {"hand": self.choosing.hand, "until": self.choosing.until}
+        if self.ready:
+            out["ready"] = list(self.ready)
         return out
 
     @staticmethod
@@ -86,6 +94,7 @@ class GameNotes:
             choosing=Choosing(int(choosing["hand"]), float(choosing["until"]))
             if isinstance(choosing, Mapping)
             else None,
+            ready=[int(seat) for seat in data.get("ready") or ()],
         )
 
 
@@ -97,11 +106,15 @@ class RoomSettings:
     preset: str | None = None  # the game /new opens when none is named
     theme: str | None = None
     turn_timeout: int | None = None  # seconds
+    hand_pause: int | None = None  # seconds a hand's end stays before the next deal
     numerals: bool = False  # numbers as numerals on every set, not pips
     # the house rules new games of each preset start from: preset -> {option: value}
     house: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     # an older version's one set of options for every preset
     house_for_all: Mapping[str, Any] = field(default_factory=dict)
+    # settings found damaged (not JSON, or not of this shape), as they were stored: kept
+    # for the operator while the defaults apply (docs/deploy.md)
+    set_aside: str | None = None
 
     def changed(self, **changes: Any) -> RoomSettings:
         """These settings with ``changes`` (a None value: back to the default)."""
@@ -120,7 +133,7 @@ class RoomSettings:
         return {
             f.name: getattr(self, f.name)
             for f in fields(self)
-            if f.name not in ("house", "house_for_all")
+            if f.name not in ("house", "house_for_all", "set_aside")
             and getattr(self, f.name) != getattr(defaults, f.name)
         }
 
@@ -130,6 +143,8 @@ class RoomSettings:
             out["options"] = {p: dict(o) for p, o in self.house.items()}
         elif self.house_for_all:
             out["options"] = dict(self.house_for_all)
+        if self.set_aside is not None:
+            out["set_aside"] = self.set_aside
         return out
 
     @staticmethod
@@ -144,15 +159,34 @@ class RoomSettings:
             else:  # the older flat form: the same options for every preset
                 for_all = dict(options)
         timeout = data.get("turn_timeout")
+        pause = data.get("hand_pause")
         return RoomSettings(
             language=_text(data.get("language")),
             preset=_text(data.get("preset")),
             theme=_text(data.get("theme")),
             turn_timeout=int(timeout) if timeout is not None else None,
+            hand_pause=int(pause) if pause is not None else None,
             numerals=bool(data.get("numerals", False)),
             house=house,
             house_for_all=for_all,
+            set_aside=_text(data.get("set_aside")),
         )
+
+    @staticmethod
+    def read(text: str | None) -> RoomSettings | None:
+        """The settings stored as ``text`` (JSON); None when they cannot be read: not
+        JSON, not an object, or a value of the wrong kind."""
+        try:
+            data = json.loads(text) if text is not None else {}
+            if not isinstance(data, Mapping):
+                return None
+            settings = RoomSettings.from_json(data)
+        except (ValueError, TypeError, LookupError, AttributeError):
+            return None
+        kinds = {"language": str, "preset": str, "theme": str, "numerals": bool}
+        if any(k in data and not isinstance(data[k], t) for k, t in kinds.items()):
+            return None  # a number where a name goes: read back, it would be another
+        return settings
 
 
 def _int(value: Any) -> int | None:

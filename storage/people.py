@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Column, Connection, Table, func, insert, or_, select, update
+from sqlalchemy import Column, Connection, Table, Text, cast, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from storage.database import Database, first
@@ -41,6 +41,9 @@ class Room:
     community_id: int
     platform_id: str
     settings: RoomSettings
+    # its stored settings could not be read, and this very reading set them aside (the
+    # defaults apply, the damaged text kept beside them): to be logged and told, once
+    repaired: bool = False
 
 
 class PeopleRepository:
@@ -170,6 +173,9 @@ class PeopleRepository:
         return Community(row.id, platform, platform_id, row.name, row.locale)
 
     async def room(self, community_id: int, platform_id: str, now: datetime) -> Room:
+        """The room, created on first sight. Settings that cannot be read are set aside
+        here, in the same transaction: the defaults written with the damaged text kept
+        beside them (``RoomSettings.set_aside``), and the room returned ``repaired``."""
         key = (rooms.c.community_id == community_id) & (rooms.c.platform_id == platform_id)
         values = {
             "community_id": community_id,
@@ -177,8 +183,29 @@ class PeopleRepository:
             "settings": {},
             "created_at": now,
         }
-        row = await self._get_or_create(rooms, key, values)
-        return Room(row.id, community_id, platform_id, RoomSettings.from_json(row.settings))
+        query = select(*_ROOM).where(key)
+
+        def work(db: Connection) -> Room:
+            row = first(db, query)
+            if row is None:
+                db.execute(insert(rooms).values(**values))
+                row = first(db, query)
+            settings = RoomSettings.read(row.settings)
+            if settings is not None:
+                return Room(row.id, community_id, platform_id, settings)
+            # read again under the row's lock: another process may have set them aside
+            locked = first(db, query.with_for_update())
+            settings = RoomSettings.read(locked.settings)
+            if settings is not None:
+                return Room(row.id, community_id, platform_id, settings)
+            kept = RoomSettings(set_aside=locked.settings)
+            db.execute(update(rooms).where(key).values(settings=kept.to_json()))
+            return Room(row.id, community_id, platform_id, kept, repaired=True)
+
+        try:
+            return await self._db.run(work)
+        except IntegrityError:  # a concurrent first sight inserted it: read theirs
+            return await self._db.run(work)
 
     async def _get_or_create(self, table: Table, key: Any, values: dict[str, Any]) -> Any:
         """The row matching ``key``, inserted from ``values`` if there is none (two
@@ -197,26 +224,42 @@ class PeopleRepository:
             return await self._db.run(work)
 
     async def room_by_id(self, room_id: int) -> Room:
-        row = await self._db.run(first, select(rooms).where(rooms.c.id == room_id))
+        """The room by its id; settings that cannot be read read as the defaults (the
+        room's next command sets them aside, :meth:`room`)."""
+        row = await self._db.run(first, select(*_ROOM).where(rooms.c.id == room_id))
         if row is None:
             raise NotFound(f"there is no room {room_id}")
-        return Room(row.id, row.community_id, row.platform_id, RoomSettings.from_json(row.settings))
+        settings = RoomSettings.read(row.settings) or RoomSettings()
+        return Room(row.id, row.community_id, row.platform_id, settings)
 
     async def change_settings(self, room_id: int, **changes: Any) -> RoomSettings:
         """Change the room's settings by name (a None value: back to the default), in one
         transaction with reading them (another process may change another setting)."""
 
         def work(db: Connection) -> RoomSettings:
-            current = db.scalar(select(rooms.c.settings).where(rooms.c.id == room_id))
+            current = db.execute(select(*_ROOM).where(rooms.c.id == room_id)).first()
             if current is None:
                 raise NotFound(f"there is no room {room_id}")
-            settings = RoomSettings.from_json(current).changed(**changes)
+            found = RoomSettings.read(current.settings)
+            if found is None:  # damaged since read: kept beside the defaults
+                found = RoomSettings(set_aside=current.settings)
+            settings = found.changed(**changes)
             db.execute(
                 update(rooms).where(rooms.c.id == room_id).values(settings=settings.to_json())
             )
             return settings
 
         return await self._db.run(work)
+
+
+# A room's columns, its settings as their stored text: read here, so that settings which
+# are not JSON (SQLite holds any text) are found damaged rather than failing every read.
+_ROOM = (
+    rooms.c.id,
+    rooms.c.community_id,
+    rooms.c.platform_id,
+    cast(rooms.c.settings, Text).label("settings"),
+)
 
 
 def _fit(text: str | None, column: Column[Any]) -> str | None:

@@ -5,12 +5,24 @@ fired afterwards. A claim left by a process that died is taken over after a whil
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, delete, insert, literal, or_, select, update
+from sqlalchemy import (
+    Connection,
+    Text,
+    bindparam,
+    cast,
+    delete,
+    insert,
+    literal,
+    or_,
+    select,
+    update,
+)
 
 from storage.database import Database, changed, rows, scalar
 from storage.schema import timers
@@ -26,7 +38,9 @@ class Timer:
     kind: str
     due_at: datetime
     version: int | None
-    payload: dict[str, Any]
+    # what it carries; None when what is stored cannot be read (not JSON, not an object,
+    # its args not a list): the service drops it, once, rather than fail every round
+    payload: dict[str, Any] | None
 
 
 class TimerRepository:
@@ -52,7 +66,7 @@ class TimerRepository:
     async def due(self, now: datetime, limit: int = 100) -> list[Timer]:
         """Timers due by ``now`` that nobody holds (or whose holder died), soonest first."""
         query = (
-            select(timers)
+            select(*_COLUMNS)
             .where(
                 timers.c.fired_at.is_(None),
                 timers.c.due_at <= now,
@@ -113,17 +127,40 @@ class TimerRepository:
 
     async def pending(self, room_id: int) -> list[Timer]:
         query = (
-            select(timers)
+            select(*_COLUMNS)
             .where(timers.c.room_id == room_id, timers.c.fired_at.is_(None))
             .order_by(timers.c.due_at)
         )
         return [_timer(row) for row in await self._db.run(rows, query)]
 
 
+# A timer's columns, its payload as stored text: one that does not decode is told apart
+# (its payload None) instead of failing the reading of every timer due.
+_COLUMNS = (
+    timers.c.id,
+    timers.c.room_id,
+    timers.c.game_id,
+    timers.c.kind,
+    timers.c.due_at,
+    timers.c.version,
+    cast(timers.c.payload, Text).label("payload"),
+)
+
+
 def _timer(row: Any) -> Timer:
     return Timer(
-        row.id, row.room_id, row.game_id, row.kind, row.due_at, row.version, dict(row.payload)
+        row.id, row.room_id, row.game_id, row.kind, row.due_at, row.version, _payload(row.payload)
     )
+
+
+def _payload(text: str | None) -> dict[str, Any] | None:
+    try:
+        payload = json.loads(text or "{}")
+    except ValueError:
+        return None
+    if not isinstance(payload, dict) or not isinstance(payload.get("args", []), list):
+        return None
+    return payload
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,8 @@ nothing else of the core (an import-linter contract in pyproject.toml holds them
   one beside the service, and delivering never calls the service.
 - The registry's questions: which commands people use, which are in a menu, which ask
   the platform whether the person administers the room, how a button that sends one
-  looks.
+  looks, what each is called in a language and which one a typed name names, whether a
+  line typed is a move's number.
 - The few catalog ids a door says of its own accord (the database away, a stale press).
 """
 
@@ -49,13 +50,17 @@ from bot.core.model import (
 )
 from bot.core.posts import RELEASED, Posts
 from bot.core.registry import (
+    TYPED_NUMBER_PATTERN,
     Kind,
     Option,
     Spec,
     Style,
     asks_admin,
+    command_named,
     community_admins,
+    name_in,
     style_of,
+    typed_number,
 )
 from bot.core.registry import menu as menu_commands
 from bot.core.registry import moves as move_commands
@@ -69,6 +74,7 @@ __all__ = [
     "RELEASED",
     "STALE",
     "THEMES",
+    "TYPED_NUMBER_PATTERN",
     "Board",
     "Bounded",
     "Button",
@@ -101,11 +107,14 @@ __all__ = [
     "TurnCall",
     "Unavailable",
     "asks_admin",
+    "command_named",
     "community_admins",
     "describe_table",
     "menu_commands",
     "move_commands",
+    "name_in",
     "private_to",
     "public_commands",
     "style_of",
+    "typed_number",
 ]

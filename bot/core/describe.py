@@ -12,7 +12,7 @@ from engine.moves import MEXICAN, Action, Move
 from engine.outcome import CountScore
 from engine.tiles import RANK, Tile
 from engine.views import View
-from lang import tr
+from lang import tr, trn
 from render.words import goal_text
 
 
@@ -247,10 +247,13 @@ def describe_table(
             lines.append(tr(lang, "Count: {count}", count=view.count))
     else:
         lines.append(tr(lang, "The table is empty."))
-    counts = ", ".join(
-        f"{names[s] if s < len(names) else s}: {n}" for s, n in enumerate(view.tile_counts)
-    )
-    lines.append(tr(lang, "Tiles in hand: {counts}", counts=counts))
+    if view.revealed is not None:  # the hand's end: every hand shown, as on the picture
+        lines += revealed_lines(lang, view, names)
+    else:
+        counts = ", ".join(
+            f"{names[s] if s < len(names) else s}: {n}" for s, n in enumerate(view.tile_counts)
+        )
+        lines.append(tr(lang, "Tiles in hand: {counts}", counts=counts))
     if view.rules.has_boneyard or view.trains:
         lines.append(tr(lang, "Boneyard: {n}", n=view.boneyard))
     if view.to_move is not None:  # whose turn, in words as on the picture
@@ -263,6 +266,23 @@ def describe_table(
     goal = goal_text(view.rules, view.hand_number, lang)  # "a 100: pierde quien llega"
     lines.append(goal[:1].upper() + goal[1:])
     return "\n".join(lines)
+
+
+def revealed_lines(lang: str, view: View, names: Sequence[str]) -> list[str]:
+    """Every hand at the hand's end, as the picture shows them: "Tiles left:", then one
+    line a seat, "Beto: 6-4 3-1 (14 pips)" (the pips the hand's result counts)."""
+    if view.revealed is None:
+        return []
+    pips = view.result.pips if view.result is not None else ()
+    lines = [tr(lang, "Tiles left:")]
+    for seat, tiles in enumerate(view.revealed):
+        name = names[seat] if seat < len(names) else str(seat)
+        count = pips[seat] if seat < len(pips) else sum(t.value for t in tiles)
+        shown = " ".join(str(t) for t in tiles) or tr(lang, "none")
+        line = trn(lang, "{name}: {tiles} ({n} pip)", "{name}: {tiles} ({n} pips)", count,
+                   name=name, tiles=shown, n=count)  # fmt: skip
+        lines.append(f"  {line}")
+    return lines
 
 
 def line_words(placements: Sequence[Placement]) -> tuple[str, list[tuple[str, str]]]:

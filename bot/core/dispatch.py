@@ -10,7 +10,7 @@ import bot.core.handlers  # noqa: F401  (attaches every handler to its registry 
 from bot.core import texts
 from bot.core.reactions import react
 from bot.core.reading import answered, any_public
-from bot.core.registry import COMMANDS, Needs, Where, Who
+from bot.core.registry import COMMANDS, Needs, Where, Who, command_named
 from bot.core.seats import seat_of
 from bot.core.session import SYSTEM, Refusal, Session
 
@@ -37,12 +37,20 @@ async def dispatch(session: Session) -> None:
     """Run the command's handler, or refuse it (raises :class:`Refusal`)."""
     command = session.command
     args = tuple(ALIASES.get(a.lower(), a) for a in map(plain_dashes, command.args))
-    if args != command.args:
-        command = session.command = replace(command, args=args)
-    action = command.action
+    # a command by its name in any language ("/jugar" is "/play")
+    action = command_named(command.action) or command.action
+    if args != command.args or action != command.action:
+        command = session.command = replace(command, action=action, args=args)
     spec = COMMANDS.get(action)
     internal = spec is not None and spec.where is Where.INTERNAL
-    if spec is None or spec.handler is None or (internal and command.person is not SYSTEM):
+    # the room's talk is read by the doors, never typed as a command ("/number")
+    typed_talk = spec is not None and (spec.where is Where.CHAT) != command.talk
+    if (
+        spec is None
+        or spec.handler is None
+        or (internal and command.person is not SYSTEM)
+        or typed_talk
+    ):
         raise Refusal(texts.UNKNOWN_COMMAND, command=action)
     # from a private chat or a direct message, only a seat's own actions for the game the
     # press names; every other command acts on a room and is accepted only there

@@ -57,6 +57,10 @@ class Command:
     # buttons act (Discord's answers only they see, the console); False: its private
     # answers go elsewhere, where a press acts only for a seat (Telegram's private chat)
     private_in_room: bool = True
+    # a line of the room's talk read by the door as a command (a move's number typed
+    # alone: ``action`` "number"), not a command anyone typed: only the player to move is
+    # answered (bot/core/registry.py, Where.CHAT)
+    talk: bool = False
 
 
 # The looks a room may choose (/settings theme): render/theme.py draws each of them.

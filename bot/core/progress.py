@@ -15,7 +15,7 @@ from bot.core import opening, standings, texts
 from bot.core.describe import Told, story_lines
 from bot.core.model import Say, TurnCall
 from bot.core.saving import save
-from bot.core.session import SYSTEM, Loaded, Refusal, Session
+from bot.core.session import SYSTEM, Loaded, Session
 from bot.core.showing import board_after, dealt, hand_for, name_of, names_of, person_of
 from engine.ai.hard import decision_seconds
 from engine.game import Game
@@ -39,8 +39,12 @@ class GameEnded:
 
 
 IDLE_HOURS = 24  # a game nobody touches ends itself
-NEXT_HAND_SECONDS = 8  # the pause between hands, unless someone presses "next"
-NEXT_PAUSE_SECONDS = 3  # "next" deals no sooner than this after a hand ends
+# The pause between hands: a hand's end stays on the table this long (a room's
+# /settings hand_pause, within HAND_PAUSE_BOUNDS) unless every person seated presses
+# Next sooner (bot/core/between_hands.py): long enough to read every hand revealed.
+NEXT_HAND_SECONDS = 20
+HAND_PAUSE_BOUNDS = (5, 120)
+NEXT_PAUSE_SECONDS = 3  # even with everyone ready, no deal sooner than this after a hand ends
 # A game ends after this many hands (rounds in Mexican Train) with the standings as they
 # are, whatever its target: nothing runs forever (docs/bot.md).
 MAX_HANDS = 100
@@ -99,6 +103,7 @@ async def progress(
     notes.last_ply = game.ply
     if hand_over:
         notes.hand_over_at = session.now.timestamp()
+        notes.ready = []  # the presses of Next count from this hand's end
     elif not choosing:
         seconds = turn_seconds(session, loaded)
         notes.turn_due = None if seconds is None else session.now.timestamp() + seconds
@@ -113,7 +118,10 @@ async def progress(
     session.effects.append(opening.noticed(session, loaded, board))
     if hand_over:
         result = game.logs[-1].result
-        session.effects.append(Say(texts.hand_summary(lang, game, result, names)))
+        lines = [texts.hand_summary(lang, game, result, names)]
+        if not (game_over or tied_at_limit):  # how long the hand's end stays, and how to skip
+            lines.append(tr(lang, texts.NEXT_HAND_IN, seconds=hand_pause(session)))
+        session.effects.append(Say("\n".join(line for line in lines if line)))
     if game_over and game.outcome is not None and game.outcome.reason == "limit":
         session.say(texts.LIMIT_REACHED, hands=MAX_HANDS)
     if tied_at_limit:
@@ -190,6 +198,13 @@ def turn_time(session: Session, rules: Rules) -> int | None:
     return None if session.desk.patient else rules.turn_timeout
 
 
+def hand_pause(session: Session) -> int:
+    """How long a hand's end stays before the next deal: the room's setting, else the
+    default."""
+    setting = session.room.settings.hand_pause
+    return setting if setting is not None else NEXT_HAND_SECONDS
+
+
 def timer_plan(
     session: Session,
     loaded: Loaded,
@@ -212,7 +227,7 @@ def timer_plan(
     if clock is not None:
         sets.append(("clock", clock, {}))
     if hand_over:
-        sets.append(("next_hand", now + timedelta(seconds=NEXT_HAND_SECONDS), {}))
+        sets.append(("next_hand", now + timedelta(seconds=hand_pause(session)), {}))
         return TimerPlan(tuple(cancel), tuple(sets))
     game = loaded.game
     assert game is not None
@@ -250,13 +265,11 @@ async def begin_game(session: Session, loaded: Loaded, clock: datetime | None) -
 
 
 async def next_hand(session: Session, loaded: Loaded) -> None:
-    """Deal the next hand (between hands only) and play up to a person's turn."""
+    """Deal the next hand (between hands only: the callers check) and play up to a
+    person's turn."""
     game = loaded.game
-    assert game is not None
-    if game.hand is not None:
-        raise Refusal(texts.HAND_GOING)
-    if game.outcome is not None:
-        raise Refusal(texts.GAME_OVER)
+    assert game is not None and game.hand is None and game.outcome is None
+    loaded.notes.ready = []
     game.start_hand(seed=session.desk.seeds())
     session.effects.append(dealt(session, loaded, texts.NEW_HAND, number=game.hand_number))
     await progress(session, loaded, fresh_hand=True)

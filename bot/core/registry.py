@@ -10,14 +10,17 @@ its catalog texts.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from engine.players import STRENGTHS
 from engine.presets import preset_names
-from lang import N_
+from lang import LANGUAGES, N_, command_name
 
 if TYPE_CHECKING:
     from bot.core.session import Session
@@ -30,6 +33,8 @@ class Where(Enum):
 
     ROOM = "room"  # the room where the game is played
     SEAT = "seat"  # the room, or a private chat naming the game (own seat actions only)
+    # the room's talk, not a command people name: a move's number typed alone ("2")
+    CHAT = "chat"
     INTERNAL = "internal"  # the service itself (timers, a restart): never a person
 
 
@@ -139,7 +144,16 @@ BOARDS = {
     "train": N_("Mexican Train games"),
     "pairs": N_("Pairs"),
 }
-SETTINGS = ("preset", "options", "language", "theme", "turn_timeout", "numerals", "web")
+SETTINGS = (
+    "preset",
+    "options",
+    "language",
+    "theme",
+    "turn_timeout",
+    "hand_pause",
+    "numerals",
+    "web",
+)
 OPTIONS_LENGTH = 300  # the longest line of house rules typed in one option (Discord)
 
 
@@ -306,6 +320,7 @@ _ALL = (
                          length=OPTIONS_LENGTH)),
          admin_asked=True, community=True, alone=True),
     Spec("timer", "timer", "timer", where=Where.INTERNAL, menu=False),
+    Spec("number", "number", "number", where=Where.CHAT, menu=False),
 )  # fmt: skip
 
 COMMANDS: dict[str, Spec] = {spec.name: spec for spec in _ALL}
@@ -328,7 +343,57 @@ def spec_of(name: str) -> Spec | None:
 
 def public() -> list[Spec]:
     """The commands people use, in the registry's order (Discord's tree, /help)."""
-    return [s for s in COMMANDS.values() if s.where is not Where.INTERNAL]
+    return [s for s in COMMANDS.values() if s.where not in (Where.INTERNAL, Where.CHAT)]
+
+
+# ----- the commands' names in each language ------------------------------------------
+# One name a language for each command: its catalog entry ``cmd:<name>`` (``Spec.word``),
+# the name Discord's menus show a person whose client speaks it; Telegram's menus and the
+# console take the same names, and the texts name commands by them (lang's tr()). Typed,
+# a name in any of our languages is accepted, as is the English one: a room's messages
+# are in its language, whatever each member's own. Tested for collisions.
+
+
+def name_in(lang: str | None, name: str) -> str:
+    """Command ``name`` ("hand") as people call it in ``lang`` ("mano")."""
+    return command_name(lang, name)
+
+
+def names_of(name: str) -> frozenset[str]:
+    """Every name of command ``name``: its own and its name in each language."""
+    return frozenset({name, *(command_name(lang, name) for lang in LANGUAGES)})
+
+
+def command_named(word: str) -> str | None:
+    """The command ``word`` names ("jugar", "Mão", "play"), in any of our languages; None
+    when it names none people use."""
+    return _named(tuple(s.name for s in public())).get(_plain(word))
+
+
+@lru_cache(maxsize=4)
+def _named(names: tuple[str, ...]) -> dict[str, str]:
+    """Each name of the commands ``names`` (the registry's public ones, as they are now:
+    a test may add one) -> its command; a command's own name first."""
+    found = {_plain(command_name(lang, n)): n for lang in reversed(LANGUAGES) for n in names}
+    return found | {name: name for name in names}
+
+
+def _plain(word: str) -> str:
+    """``word`` as names are written: lower case, no accents ("Mão" is "mao")."""
+    decomposed = unicodedata.normalize("NFKD", word.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+# A line typed in the room that is a move's number alone ("2", "  2 "): the doors send it
+# as the command "number" (the service answers only the player to move).
+TYPED_NUMBER_PATTERN = r"^\s*([0-9]{1,3})\s*$"
+TYPED_NUMBER = re.compile(TYPED_NUMBER_PATTERN)
+
+
+def typed_number(text: str) -> str | None:
+    """The move's number ``text`` is, alone; None for anything else."""
+    found = TYPED_NUMBER.match(text)
+    return found[1] if found else None
 
 
 def menu() -> list[Spec]:

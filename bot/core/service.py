@@ -14,19 +14,20 @@ import logging
 import os
 import secrets
 from collections.abc import AsyncIterator, Callable, Mapping
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from bot.core import house_rules, standings, texts
+from bot.core.damage import DAMAGE, set_aside, where
 from bot.core.dispatch import dispatch
 from bot.core.handlers.lobby import DEFAULT_PRESET
 from bot.core.model import Command, Effect, Hand, Offer, Person, Place, Popup
 from bot.core.pages.web import WebPages
 from bot.core.posts import BOARD, HAND, RELEASED
 from bot.core.seats import seat_of, seats_from
-from bot.core.session import SYSTEM, Desk, Refusal, open_session
+from bot.core.session import SYSTEM, Desk, Refusal, Session, open_session
 from bot.core.showing import command_for, keyed_moves, name_of
 from bot.core.tournament.rounds import REOPEN
 from engine.moves import Move
@@ -34,8 +35,8 @@ from engine.presets import preset_names
 from engine.rules import Rules
 from lang import language, tr
 from storage.database import utcnow
-from storage.errors import Conflict, NotFound, StorageError, Unavailable
-from storage.games import GameRow
+from storage.errors import Conflict, DamagedGame, NotFound, StorageError, Unavailable
+from storage.games import SET_ASIDE, GameRow
 from storage.store import Store
 from storage.timers import Timer
 from storage.web import Kind
@@ -102,8 +103,8 @@ class GameService:
             if STRICT:
                 raise
             # the type and where, not the message: an engine's may name a hand's tiles
-            where = _where(error)
-            log.error("command %s failed: %s at %s", command.action, type(error).__name__, where)
+            name = type(error).__name__
+            log.error("command %s failed: %s at %s", command.action, name, where(error))
             return [Popup(tr(own, texts.NOTHING_CHANGED), private=command.person)]
 
     @staticmethod
@@ -114,32 +115,45 @@ class GameService:
         return any(isinstance(e, Popup) and e.stale for e in effects)
 
     async def _handle(self, command: Command) -> list[Effect]:
-        """Under the room's lock: run the command, again on the game read afresh after a
-        lost race (or a refusal made on the game as remembered)."""
+        """Under the room's lock, the command (:meth:`_tries`); what the room is told of
+        a damaged game or settings set aside goes first, whatever became of it."""
         session = await open_session(command, self.desk, self.clock())
         async with self._locks.hold(session.room.id):
-            for _ in range(TRIES):
-                session.effects, session.reported, session.trusted = [], [], False
-                session.held, session.seat = None, None
-                try:
-                    await dispatch(session)
-                    return session.effects
-                except Refusal as refusal:
-                    self.desk.forget_game(session.room.id)  # it may hold unsaved changes
-                    if session.trusted:  # refused on the game as remembered: read it again
-                        session.fresh = True
-                        continue
-                    popup = session.popup(refusal.message, **refusal.params)
-                    if refusal.message == texts.STALE:
-                        popup = replace(popup, stale=True)
-                    return [*session.effects, popup]
-                except Conflict:  # another process moved: read the game again
-                    self.desk.forget_game(session.room.id)
+            effects = await self._tries(session)
+        return [*session.told, *effects]
+
+    async def _tries(self, session: Session) -> list[Effect]:
+        """The command, again on the game read afresh after a lost race (or a refusal
+        made on the game as remembered, or a game found damaged and set aside)."""
+        for _ in range(TRIES):
+            session.effects, session.reported, session.trusted = [], [], False
+            session.held, session.seat = None, None
+            try:
+                await dispatch(session)
+                return session.effects
+            except Refusal as refusal:
+                self.desk.forget_game(session.room.id)  # it may hold unsaved changes
+                if session.trusted:  # refused on the game as remembered: read it again
                     session.fresh = True
                     continue
-                except BaseException:
-                    self.desk.forget_game(session.room.id)
-                    raise
+                popup = session.popup(refusal.message, **refusal.params)
+                if refusal.message == texts.STALE:
+                    popup = replace(popup, stale=True)
+                return [*session.effects, popup]
+            except Conflict:  # another process moved: read the game again
+                self.desk.forget_game(session.room.id)
+                session.fresh = True
+                continue
+            except DamagedGame as found:  # set aside: the command runs without it
+                self.desk.forget_game(session.room.id)
+                if found.status == SET_ASIDE:  # named again (/export 12)
+                    return [session.popup(texts.SET_ASIDE_GAME, number=found.game_id)]
+                await session.set_aside(found)
+                session.fresh = True
+                continue
+            except BaseException:
+                self.desk.forget_game(session.room.id)
+                raise
         return [session.popup(texts.BUSY)]
 
     # ----- the service acting by itself --------------------------------------------------
@@ -154,6 +168,15 @@ class GameService:
         for timer in await self.store.timers.due(now):
             if not await self.store.timers.claim(timer, self.holder, self.clock()):
                 continue  # another process has it
+            if timer.payload is None:  # what it carries cannot be read: dropped, once
+                log.warning(
+                    "timer %s (room %s, %s) cannot be read: dropped",
+                    timer.id,
+                    timer.room_id,
+                    timer.kind,
+                )
+                await self.store.timers.fired(timer.id, self.holder, self.clock())
+                continue
             place = await self._place_of_room(timer.room_id)
             effects = await self.handle(_timer_command(timer, place))
             await self.store.timers.fired(timer.id, self.holder, self.clock())
@@ -173,24 +196,16 @@ class GameService:
         board shows it but the hand with moves never went out. What was shown gets
         nothing: a second restart sends nothing again."""
         found: list[tuple[Place, list[Effect]]] = []
-        posts = self.store.posts
-        for row in await self.store.games.playing_on(platform):
-            post = await posts.find(row.room_id, BOARD)
-            kind = "resume"
-            if (
-                post is not None
-                and post.game_id == row.id
-                and post.move_number == row.plies
-                and not self._dealt_unseen(row, post.message_id)
-            ):
-                # the board shows the move: the hand of the person to move may still not
-                # have gone out (stopped between the two); it goes once, not at every restart
-                hand = await posts.find(row.room_id, HAND)
-                if hand is not None and hand.game_id == row.id and hand.move_number == row.plies:
-                    continue
-                kind = "resume_hand"
-            place = await self._place_of_room(row.room_id)
-            command = Command(place, SYSTEM, "timer", (kind, ""), game_id=row.id)
+        for game_id in await self.store.games.playing_on(platform):
+            try:
+                row = await self.store.games.load(game_id)
+                room_id, kind = row.room_id, await self._resumed(row)
+            except DamagedGame as damaged:  # the room's session sets it aside, and tells
+                room_id, kind = damaged.room_id, "resume"
+            if kind is None:
+                continue
+            place = await self._place_of_room(room_id)
+            command = Command(place, SYSTEM, "timer", (kind, ""), game_id=game_id)
             found.append((place, await self.handle(command)))
         for tournament in await self.store.tournaments.running_on(platform):
             place = await self._place_of_room(tournament.room_id)
@@ -199,6 +214,25 @@ class GameService:
             if effects:
                 found.append((place, effects))
         return found
+
+    async def _resumed(self, row: GameRow) -> str | None:
+        """What a restart shows again of ``row``: "resume" (the board and the hand),
+        "resume_hand" (the hand alone), or None (nothing: both went out)."""
+        posts = self.store.posts
+        post = await posts.find(row.room_id, BOARD)
+        if (
+            post is None
+            or post.game_id != row.id
+            or post.move_number != row.plies
+            or self._dealt_unseen(row, post.message_id)
+        ):
+            return "resume"
+        # the board shows the move: the hand of the person to move may still not have gone
+        # out (stopped between the two); it goes once, not at every restart
+        hand = await posts.find(row.room_id, HAND)
+        if hand is not None and hand.game_id == row.id and hand.move_number == row.plies:
+            return None
+        return "resume_hand"
 
     def _dealt_unseen(self, row: GameRow, message_id: str) -> bool:
         """The board shown is the last hand's end (kept as its picture) while a new hand
@@ -214,9 +248,13 @@ class GameService:
         between saving the last move and writing them); how many."""
         done = 0
         for game_id in await self.store.results.unrecorded(limit=20):
-            row = await self.store.games.load(game_id)
+            try:
+                row = await self.store.games.load(game_id)
+                loaded = self.desk.loaded(replace(row, status="playing"), keep=False)
+            except DamagedGame as damaged:  # set aside: no longer looked for
+                await set_aside(self.store, damaged, self.clock())
+                continue
             room = await self.store.people.room_by_id(row.room_id)
-            loaded = self.desk.loaded(replace(row, status="playing"), keep=False)
             game = loaded.game
             if game is None or game.outcome is None or not standings.counted(loaded.seats):
                 continue
@@ -241,10 +279,12 @@ class GameService:
         if not 0 < game_id < 2**63:  # (a number from outside, not a row's id)
             return None
         try:
-            row = await self.store.games.load(game_id)
+            room_id = (await self.store.games.load(game_id)).room_id
         except NotFound:
             return None
-        place = await self._place_of_room(row.room_id)
+        except DamagedGame as damaged:  # its room's session sets it aside, and tells
+            room_id = damaged.room_id
+        place = await self._place_of_room(room_id)
         return place if place.platform == platform else None
 
     async def language_of(self, place: Place) -> str:
@@ -264,10 +304,13 @@ class GameService:
         () when it is not their turn or there is no game."""
         desk = self.desk
         community, room = await desk.room(place, self.clock())
-        row = desk.rows.get(room.id) or await self.store.games.active_in(room.id)
-        if row is None or row.status != "playing":
+        try:
+            row = desk.rows.get(room.id) or await self.store.games.active_in(room.id)
+            if row is None or row.status != "playing":
+                return ()
+            game = desk.loaded(row, keep=False).game
+        except DamagedGame:  # a look only: the room's next command sets it aside
             return ()
-        game = desk.loaded(row, keep=False).game
         if game is None or game.hand is None or game.to_move is None:
             return ()
         user = desk.users.get((place.platform, person.platform_id))
@@ -298,9 +341,10 @@ class GameService:
         _community, room = await self.desk.room(place, self.clock())
         rules: Rules | None = None
         if preset is None:
-            row = self.desk.rows.get(room.id) or await self.store.games.active_in(room.id)
-            if row is not None:
-                rules = Rules.from_record(row.snapshot["record"]["rules"])
+            with suppress(DamagedGame, *DAMAGE):  # the room's next command sets it aside
+                row = self.desk.rows.get(room.id) or await self.store.games.active_in(room.id)
+                if row is not None:
+                    rules = Rules.from_record(row.snapshot["record"]["rules"])
         if rules is None:
             if preset is None or preset not in preset_names():
                 preset = room.settings.preset or DEFAULT_PRESET
@@ -370,7 +414,7 @@ def _timer_command(timer: Timer, place: Place) -> Command:
     """The internal command a due timer runs: ``timer <kind> <version> [<args>...]`` (a
     tournament table's timer carries the table it opens, bot/core/posts.py)."""
     version = str(timer.version if timer.version is not None else "")
-    more = tuple(str(a) for a in timer.payload.get("args", ()))
+    more = tuple(str(a) for a in (timer.payload or {}).get("args", ()))
     return Command(place, SYSTEM, "timer", (timer.kind, version, *more), game_id=timer.game_id)
 
 
@@ -384,13 +428,3 @@ def _place_of(move: Move) -> str | None:
     to say."""
     text = move.action_text()
     return text.split(" on ", 1)[1] if " on " in text else None
-
-
-def _where(error: BaseException) -> str:
-    """The file and line an exception was raised at (for a log line without its message)."""
-    tb = error.__traceback__
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
-    if tb is None:
-        return "?"
-    return f"{os.path.basename(tb.tb_frame.f_code.co_filename)}:{tb.tb_lineno}"

@@ -6,12 +6,15 @@ command works with and what the service keeps between commands."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from bot.core import texts
 from bot.core.bounded import Bounded
+from bot.core.damage import DAMAGE, damaged, set_aside
 from bot.core.model import Command, Effect, Person, Place, Popup, Reply, Say
 from bot.core.names import clean_name
 from bot.core.reading import ReadingBudget
@@ -20,10 +23,13 @@ from engine.game import Game
 from engine.record import load, resume
 from engine.rules import Rules
 from lang import language, tr
+from storage.errors import DamagedGame
 from storage.games import ACTIVE, GameRow
 from storage.notes import GameNotes
 from storage.people import Community, Room, User
 from storage.store import Store
+
+log = logging.getLogger(__name__)
 
 ROOM_SECONDS = 30  # how long a room's settings are trusted from memory
 # the most recently used kept in each process's memory (Desk)
@@ -133,7 +139,14 @@ class Desk:
 
     def loaded(self, row: GameRow, keep: bool = True) -> Loaded:
         """``row`` with its game, from memory when this process holds that very version
-        (``keep``: remember the game read, for the next command)."""
+        (``keep``: remember the game read, for the next command). A row that cannot be
+        read (its notes, seats or record damaged) raises :class:`DamagedGame`."""
+        try:
+            return self._loaded(row, keep)
+        except DAMAGE as error:
+            raise damaged(row.id, row.room_id, row.status, error) from None
+
+    def _loaded(self, row: GameRow, keep: bool) -> Loaded:
         snapshot, notes = row.snapshot, row.notes
         game: Game | None = None
         if row.status != "lobby":
@@ -147,7 +160,10 @@ class Desk:
                     self.games[row.id] = (row.version, game)
         record = snapshot["record"]
         rules = game.rules if game is not None else Rules.from_record(record["rules"])
-        return Loaded(row, seats_from(row.seats), record, notes, game, rules)
+        seats = seats_from(row.seats)
+        if len(seats) < (game.players if game is not None else rules.min_players):
+            raise ValueError("fewer seats than players")
+        return Loaded(row, seats, record, notes, game, rules)
 
     def remember(self, room_id: int, row: GameRow | None) -> None:
         """``row`` is the room's game as saved (forgotten once it is over)."""
@@ -175,7 +191,9 @@ class Desk:
         cached = self.rooms.get((community.id, place.room))
         if cached is None or now - cached[1] > timedelta(seconds=ROOM_SECONDS):
             room = await people.room(community.id, place.room, now)
-            self.rooms.put((community.id, place.room), (room, now))
+            if room.repaired:  # this reading set them aside: logged once, told once
+                log.warning("room %s: its settings cannot be read; set aside, defaults", room.id)
+            self.rooms.put((community.id, place.room), (replace(room, repaired=False), now))
         else:
             room = cached[0]
         return community, room
@@ -220,6 +238,9 @@ class Session:
     effects: list[Effect] = field(default_factory=list)
     # what the command reported as it went, for the reactions (bot/core/reactions.py)
     reported: list[Any] = field(default_factory=list)
+    # what the room is told whatever becomes of the command, before its effects: a game
+    # or settings found damaged and set aside (issue 33, 7)
+    told: list[Effect] = field(default_factory=list)
     fresh: bool = False  # read the game from storage even if this process holds it
     trusted: bool = False  # the game came from memory, unread
     held: Loaded | None = None  # the room's game, when the command needs one
@@ -264,6 +285,14 @@ class Session:
         """Words only the person who acted sees, in their language."""
         self.effects.append(Reply(tr(self.own, message, **params), private=self.person))
 
+    async def set_aside(self, found: DamagedGame) -> None:
+        """Set a game that cannot be read aside (bot/core/damage.py); the room is told,
+        once, by the command that did it."""
+        self.desk.forget_game(self.room.id)
+        self.desk.forget_game(found.room_id)  # (a tournament's table, read from elsewhere)
+        if await set_aside(self.store, found, self.now):
+            self.told.append(Say(tr(self.lang, texts.GAME_SET_ASIDE, number=found.game_id)))
+
     def popup(self, message: str, **params: Any) -> Popup:
         """A short notice to the person who acted (a refusal)."""
         return Popup(tr(self.own, message, **params), private=self.person)
@@ -295,4 +324,7 @@ async def open_session(command: Command, desk: Desk, now: datetime) -> Session:
     user = await desk.user(place.platform, command.person, now)
     lang = language(room.settings.language or community.locale or place.locale)
     own = language(user.locale or command.person.locale or lang)
-    return Session(command, community, room, user, lang, own, now, desk)
+    session = Session(command, community, room, user, lang, own, now, desk)
+    if room.repaired:
+        session.told.append(Say(tr(lang, texts.SETTINGS_SET_ASIDE)))
+    return session

@@ -157,7 +157,7 @@ def summary(event: Event) -> dict[str, Any]:
     ]
     key = "players" if solo else "teams"
     return {"format": event.settings.format, key: names, "rounds": out_rounds,
-            "standings": standings}  # fmt: skip
+            "standings": standings, "tiebreaks": list(event.settings.tiebreaks)}  # fmt: skip
 
 
 async def simulate(plan: Plan, url: str | None = None) -> dict[str, Any]:

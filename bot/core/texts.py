@@ -17,6 +17,15 @@ from render.words import goal_text
 DATABASE_DOWN = N_("The database is not answering. Nothing was changed; try again in a moment.")
 NOTHING_CHANGED = N_("Something went wrong on our side. Nothing was changed; try again.")
 BUSY = N_("The table is busy. Try again in a moment.")
+GAME_SET_ASIDE = N_(
+    "Game #{number} could not be read from storage, so it was set aside for the operator"
+    " to look into. The room is free: /new opens another game."
+)
+SET_ASIDE_GAME = N_("Game #{number} was set aside: it could not be read from storage.")
+SETTINGS_SET_ASIDE = N_(
+    "This room's settings could not be read from storage; they were set aside for the"
+    " operator, and the default settings apply. Admins can choose them again with /settings."
+)
 ROOM_ONLY = N_("That is done in the room where the game is played, not here.")
 UNKNOWN_COMMAND = N_("I do not know the command '{command}'. Try /help.")
 NO_GAME = N_("There is no game in this room. Open one with /new.")
@@ -52,6 +61,15 @@ NEED_PLAYERS = N_(
     "It takes at least {least} players. Add computers, or begin with empty seats filled: /begin fill"
 )
 BEGUN = N_("The game of {preset} begins. Good luck!")
+LONG_GAME = N_(
+    "This game may never end: simulated games of {preset} to {target} with {players} players "
+    "took more than {longest} hands on average. To end sooner: /cancel, then {ways}"
+)
+LONG_GAME_LOWER = N_(
+    "This game may never end: simulated games of {preset} to {target} with {players} players "
+    "took more than {longest} hands on average. To end sooner: /cancel, then open it with a "
+    "lower target."
+)
 CANCELLED = N_("{name} cancelled the game. It counts for nobody.")
 CANNOT_DRAW = N_("You cannot draw now.")
 CANNOT_PASS = N_("You cannot pass: you have a tile to play.")
@@ -62,6 +80,8 @@ GAME_OVER = N_("The game is over.")
 NOT_YOUR_TURN = N_("It is {name}'s turn, not yours.")
 PLAY_WHAT = N_("Which tile? For example: /play 6-4, or /play 6-4 on 6-6")
 BAD_MOVE = N_("'{text}' is not a move. Write a tile like 6-4, or 6-4 on 6-6.")
+# a move's number typed (alone, or after /play) that is none of the listed moves'
+NO_SUCH_MOVE = N_("There is no move {number} in your list. /hand shows your moves, numbered.")
 CANNOT_DO = N_("You cannot do '{text}' now.")
 NOT_YOUR_TILE = N_("You do not have {tile}.")
 DOES_NOT_FIT = N_("{tile} does not go there. You can play: {moves}")
@@ -70,9 +90,16 @@ CHOOSE_ONE = N_("Choose one of the places above.")
 YOUR_TURN = N_("{name}, your turn ({seconds} s).")
 YOUR_TURN_UNTIMED = N_("{name}, your turn.")  # the room gives turns no timer
 NO_TURN_TIMER = N_("none, each turn waits for its player (/settings turn_timeout 60 gives one)")
-NO_TURN_TIMER_SHORT = N_("none")
-HAND_GOING = N_("The hand is still being played.")
-NEXT_TOO_SOON = N_("The next hand can be dealt in {seconds} s.")
+NO_TURN_TIMER_SHORT = N_("no timer")
+# ----- between hands: Next pressed (bot/core/between_hands.py) -----------------------------
+NO_HAND_OVER = N_("No hand has ended yet: Next hand deals the next one once this hand is over.")
+ALREADY_DEALT = N_("Hand {number} is already dealt: it is being played.")
+NEXT_HAND_IN = N_("Next hand in {seconds} s, or as soon as everyone presses Next hand.")
+READY = N_("{name} is ready for the next hand ({ready}/{people}).")
+READY_ALREADY = N_(
+    "You are ready already ({ready}/{people}); the next hand comes in {seconds} s at the most."
+)
+ALL_READY = N_("Everyone is ready: the next hand comes in {seconds} s.")
 NOBODY_LEFT = N_("Nobody is left at the table; the game ends without a result.")
 LIMIT_REACHED = N_("That was hand {hands}, the most a game lasts: it ends with the score as it is.")
 LIMIT_TIED = N_(
@@ -96,6 +123,7 @@ SETTINGS_CHANGED = {
     "theme": N_("The pictures are drawn in the {value} theme now."),
     "turn_timeout": N_("Each turn has {value} seconds now."),
     "turn_timeout:off": N_("Turns have no timer now: each waits for its player."),
+    "hand_pause": N_("A hand's end stays {value} seconds now, or until everyone presses Next."),
     "numerals:on": N_("Tiles show numbers instead of pips now."),
     "numerals:off": N_("Tiles show pips now."),
 }
@@ -119,9 +147,11 @@ WEB_CHANGED = {
 BAD_TIMEOUT = N_(
     "The turn timeout is a number of seconds from 15 to 86400, or off (turns wait for their player)."
 )
-UNKNOWN_SETTING = N_(
-    "There is no setting '{name}'. Settings: preset, language, theme, turn_timeout, numerals."
+BAD_HAND_PAUSE = N_(
+    "The hand pause is how many seconds a hand's end stays before the next deal: a whole "
+    "number from {low} to {high} (everyone pressing Next hand deals sooner)."
 )
+UNKNOWN_SETTING = N_("There is no setting '{name}'. Settings: {names}.")
 FORGET_ASK = N_(
     "This erases your name from this bot: leaderboards will show your results without it. Are you sure?"
 )
@@ -291,8 +321,14 @@ def record_bytes(record: dict[str, Any]) -> bytes:
     return (json.dumps(record, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
 
 
+# said after the help of a game in play: a move's number is a move (issue 33)
+HELP_NUMBER = N_("On your turn, typing a move's number as your hand lists it plays that move.")
+
+
 def help_text(lang: str, state: str) -> str:
-    return tr(lang, _HELP.get(state, _HELP["none"]))
+    """What can be done now (its commands named in ``lang``, as tr() names them)."""
+    text = tr(lang, _HELP.get(state, _HELP["none"]))
+    return f"{text}\n{tr(lang, HELP_NUMBER)}" if state == "playing" else text
 
 
 def settings_text(lang: str, settings: dict[str, Any], house: dict[str, list[str]]) -> str:

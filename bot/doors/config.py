@@ -8,15 +8,21 @@ them, and errors that quote it)."""
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from urllib.parse import quote, urlsplit
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.doors.person_names import name_refusal
 from lang import LANGUAGES
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+# A Telegram bot token: the bot's id, a colon, its secret (BotFather's "123456789:AAF...")
+TELEGRAM_TOKEN = re.compile(r"[0-9]{1,20}:[A-Za-z0-9_-]{1,200}")
+# What a Discord token can be at all: printable ASCII without spaces
+DISCORD_TOKEN = re.compile(r"[!-~]{1,500}")
 
 
 class Settings(BaseSettings):
@@ -94,12 +100,39 @@ class Settings(BaseSettings):
     def _a_language(cls, value: str) -> str:
         return one_of(value.strip().lower(), LANGUAGES, value)
 
+    @field_validator("telegram_token")
+    @classmethod
+    def _a_telegram_token(cls, value: str) -> str:
+        token = value.strip()
+        if value and not TELEGRAM_TOKEN.fullmatch(token):  # unset: no Telegram
+            raise ValueError(
+                "is the token BotFather gave the bot: its number, a colon, then letters,"
+                f" digits, - and _ (like 123456789:AAF...), not what is set ({last_four(token)})"
+            )
+        return token
+
+    @field_validator("discord_token")
+    @classmethod
+    def _a_discord_token(cls, value: str) -> str:
+        # Discord's tokens have changed shape over the years: only what none can be is
+        # refused (blank, or with a space or a character no HTTP header carries)
+        token = value.strip()
+        if value and not DISCORD_TOKEN.fullmatch(token):  # unset: no Discord
+            raise ValueError(
+                "is the bot's token from the Developer Portal: letters, digits and . - _"
+                f" without spaces, not what is set ({last_four(token)})"
+            )
+        return token
+
     @field_validator("console_name")
     @classmethod
     def _a_name(cls, value: str) -> str:
         name = " ".join(value.split())
-        if name.startswith("/") or any(not c.isprintable() for c in name) or len(name) > 40:
-            raise ValueError(f"is a person's name (up to 40 letters, no command), not {value!r}")
+        if name and name_refusal(name) is not None:  # unset: the system's user name
+            raise ValueError(
+                f"is a person's name (up to 40 letters, no command, not a computer's or a"
+                f" seat's), not {value!r}"
+            )
         return name
 
     @field_validator("shard_count", mode="before")

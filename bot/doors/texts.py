@@ -32,6 +32,12 @@ CANNOT_POST = N_(
 CONSOLE_TURN = N_(
     "{name}'s turn: the others look away, and {name} types /as {name} and then /hand."
 )
+NOT_A_NAME = N_(
+    "'{name}' cannot be a person's name: up to 40 characters on one line, not a command."
+)
+RESERVED_NAME = N_(
+    "'{name}' is how the bot names a computer player or an empty seat; choose a name of your own."
+)
 
 
 # ----- the web pages (issue 34) --------------------------------------------------------

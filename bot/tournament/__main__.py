@@ -74,18 +74,47 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     took = time.perf_counter() - started
     print(f"{result['format']}: {len(result['rounds'])} rounds in {took:.1f} s")
+    for line in report(result):
+        print(line)
+    return 0
+
+
+# the standings' own columns already show these two tie-breaks
+SHOWN = ("difference", "points_for")
+
+
+def report(result: dict[str, Any]) -> list[str]:
+    """The rounds' tables and byes, then the standings as a table: a line an entry, a
+    column a figure (games counted with the byes, which count as won), and a column for
+    each tie-break the event orders by."""
+    lines = []
     for r in result["rounds"]:
+        lines += ["", f"Round {r['round']}"]
         for t in r["tables"]:
             a, b = t["teams"]
             x, y = t["score"]
-            print(f"  round {r['round']} table {t['table']}: {a} {x} - {y} {b} "
-                  f"({t['ended_by']}, {t['hands']} hands)")  # fmt: skip
+            how = f"{t['ended_by']}, {t['hands']} hands"
+            lines.append(f"  table {t['table']}: {a} vs {b}, {x}-{y} ({how})")
         if r["byes"]:
-            print(f"  round {r['round']} byes: {', '.join(r['byes'])}")
-    for i, s in enumerate(result["standings"], 1):
-        print(f"{i:>3}. {s['team']:<20} won {s['won']} of {s['played']}  "
-              f"{s['points_for']}-{s['points_against']}  {s['tiebreaks']}")  # fmt: skip
-    return 0
+            lines.append(f"  byes: {', '.join(r['byes'])}")
+    breaks = [t for t in result.get("tiebreaks", []) if t not in SHOWN]
+    entry = "Player" if "players" in result else "Team"
+    header = ["#", entry, "Played", "Won", "Byes", "For", "Against", "Pen.", "Diff."]
+    header += [t.replace("_", " ").capitalize() for t in breaks]
+    rows = [header]
+    for place, s in enumerate(result["standings"], 1):
+        figures = [s["played"] + s["byes"], s["won"], s["byes"], s["points_for"]]
+        figures += [s["points_against"], s["penalties"]]
+        figures.append(s["tiebreaks"]["difference"])  # penalties taken off
+        figures += [s["tiebreaks"].get(t, 0) for t in breaks]
+        rows.append([str(place), s["team"], *(f"{f:g}" for f in figures)])
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    lines += ["", "Standings (a bye counts as a game won)"]
+    for row in rows:
+        shown = zip(row[2:], widths[2:], strict=True)
+        cells = [row[1].ljust(widths[1]), *(c.rjust(w) for c, w in shown)]
+        lines.append(f"  {row[0].rjust(widths[0])}  " + "  ".join(cells).rstrip())
+    return lines
 
 
 if __name__ == "__main__":

@@ -48,10 +48,15 @@ class Room:
     def person(self, name: str, admin: bool = False, locale: str | None = None) -> Person:
         return Person(name.lower(), name, locale, admin)
 
-    async def say(self, name: str, text: str, admin: bool = False, **extra) -> list[Effect]:
-        """``name`` types ``text`` ("/play 6-4 on 6-6")."""
+    async def say(
+        self, name: str, text: str, admin: bool = False, locale: str | None = None, **extra
+    ) -> list[Effect]:
+        """``name`` (whose language is ``locale``) types ``text`` ("/play 6-4 on 6-6")."""
         words = text.lstrip("/").split()
-        command = Command(self.place, self.person(name, admin), words[0], tuple(words[1:]), **extra)
+        if words[0] == "number":  # a move's number typed alone: the room's talk, as read
+            extra["talk"] = True
+        person = self.person(name, admin, locale)
+        command = Command(self.place, person, words[0], tuple(words[1:]), **extra)
         effects = await self.service.handle(command)
         self.log += effects
         return effects

@@ -47,3 +47,18 @@ async def test_a_room_speaks_its_language(store) -> None:
     await room.say("Ana", "/settings language pt", admin=True)
     effects = await room.say("Ana", "/new")
     assert tr("pt", "New game of {preset}. Who plays?", preset="x").split()[0] in effects[0].text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_message_is_in_a_catalog_twice(lang: str) -> None:
+    """Two entries of one msgid: the catalog keeps one of them, silently (two merged
+    branches each added "none", of a timer and of tiles)."""
+    from collections import Counter
+    from pathlib import Path
+
+    import lang as catalogs
+
+    text = (Path(catalogs.__file__).parent / f"locales/{lang}/LC_MESSAGES/messages.po").read_text()
+    ids = re.findall(r'^msgctxt "(.*)"\nmsgid "(.*)"$|^msgid "(.*)"$', text, re.M)
+    twice = [i for i, n in Counter(ids).items() if n > 1 and any(i)]
+    assert not twice, twice

@@ -11,6 +11,7 @@ import pytest
 import engine.players
 from bot.core import texts
 from bot.core.model import Board, Button, Command, Effect, Hand, Person, Place, Popup, Say, TurnCall
+from bot.core.progress import NEXT_HAND_SECONDS
 from bot.core.session import Loaded
 from bot.core.showing import command_for, name_of
 from lang import tr
@@ -50,7 +51,7 @@ async def next_deal(room: Room) -> list[Effect]:
         game = loaded.game
         assert game is not None and game.outcome is None
         if game.hand is None:
-            room.clock.advance(8)
+            room.clock.advance(NEXT_HAND_SECONDS)
             return await room.tick()
         seat = game.to_move
         assert seat is not None

@@ -41,7 +41,7 @@ async def test_a_preset_registered_at_run_time_is_played(store: Store, quick_dra
     assert RULES in words(await room.say("Beto", "/rules"))  # the game on the table
     await room.say("Ana", "/cancel")
     changed = await room.say("Ana", f"/settings preset {quick_draw}", admin=True)
-    assert quick_draw in words(changed)
+    assert TITLE in words(changed)  # the preset by its name: "New games here are quick draw now."
     assert TITLE in words(await room.say("Ana", "/new"))
     assert "No games finished" in words(await room.say("Ana", f"/top {quick_draw}"))
     refused = words(await room.say("Ana", "/rules chess"))

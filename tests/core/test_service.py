@@ -17,6 +17,7 @@ from tests.core.driver import Clock, Room, boards, hands_for, private_to, seeded
 GAMES = [
     ("partnership", ["Ana"], "30"),
     ("tournament_pr", ["Ana", "Beto"], "30"),
+    ("cuban", ["Ana", "Beto"], "30"),
     ("block", ["Ana", "Beto"], "30"),
     ("draw", ["Ana"], "30"),
     ("all_fives", ["Ana", "Beto"], "20"),

@@ -102,7 +102,7 @@ async def test_the_lobbys_menu_says_turns_have_no_timer(store: Store) -> None:
     room = await patient_room(store)
     await room.say("Ana", "/new draw 300")
     shown = await room.say("Ana", "/rule turn_timeout")
-    assert "Now: none." in shown[0].text, shown[0].text
+    assert "Now: no timer." in shown[0].text, shown[0].text
     assert not any(b.label.startswith("✓") for b in shown[0].buttons), shown[0].buttons
     await room.say("Ana", "/rule turn_timeout 60")  # a house rule: the game's own time
     shown = await room.say("Ana", "/rule turn_timeout")

@@ -1469,6 +1469,47 @@ def record(
     }
 
 
+def asleep(text: str) -> Callable[[Game], bool]:
+    """A first hand in which the tile ``text`` was not dealt (it sleeps out of play)."""
+    return lambda g: all(text not in map(str, hand) for hand in last(g).deal)
+
+
+@builder
+def cuban() -> Iterable[Case]:
+    g = whole_game("cuban", 4)
+    yield case(
+        "cuban_game_to_100",
+        "Cuban dominoes (double-9, ten tiles each, fifteen out of play): the winning team "
+        f"writes the losing team's pips and WINS on reaching 100 ({scores_line(g)}).",
+        record_of(g),
+    )
+    g = one_hand("cuban", 4, asleep("9-9"))
+    opener = last(g).opener
+    yield case(
+        "cuban_first_hand_9_9_asleep",
+        "Cuban first hand: the 9-9 sleeps out of play, so the holder of the highest double "
+        f"dealt (seat {opener}) opens with it.",
+        record_of(g),
+    )
+    g = one_hand("cuban", 4, ended("blocked"))
+    yield case(
+        "cuban_blocked",
+        "Cuban blocked hand: with fifteen tiles asleep nobody holds a tile that fits; the "
+        "team with fewer pips wins and writes the other team's pips.",
+        record_of(g),
+    )
+    rng = random.Random(33)
+    deal, _ = fixed_deal(9, 4, 10, {0: ["8-8"], 1: ["9-9"]}, rng)
+    bad = record("cuban", 4, [{"deal": deal, "moves": ["0: 8-8"]}])
+    yield refused(
+        "cuban_opener_must_play_highest_double_refused",
+        "Cuban first hand: the holder of the 9-9 opens with it; the 8-8 of another seat is "
+        "refused.",
+        bad,
+        "hand 0, move 0 ('0: 8-8'): it is seat 1's turn, not seat 0's",
+    )
+
+
 SEED_004 = [
     ("on_12_8_end", "3: 18-8 on 12-8", 54, "on the free 8 end: ends 18, 18, 18"),
     (

@@ -40,6 +40,17 @@ PRESET_DEFAULTS: dict[str, dict[str, Any]] = {
         "first_opener": "draw",
         "redeal_doubles": None,  # seed 001 lists no redeal
     },
+    "cuban": {  # docs/rules-decisions.md, "Cuban dominoes"
+        "family": "team",
+        "set": 9,
+        "points": "losers",
+        "score_to": "winner",
+        "target": 100,
+        "blocked_tie": "closer_wins",
+        "next_opener": "choose",
+        "first_opener": "highest_double",
+        "redeal_doubles": 5,
+    },
     "block": {"family": "solo", "set": 6, "draws": "none"},
     "draw": {"family": "solo", "set": 6, "draws": "until_playable"},
     "all_fives": {"family": "divisor", "set": 6, "divisor": 5},
@@ -118,7 +129,7 @@ def rank(t: Tile) -> tuple[int, int]:
 
 def hand_size(family: str, top: int, players: int) -> int:
     if family == "team":
-        return 7
+        return 10 if top == 9 else 7  # double-9 (Cuban): ten each, fifteen sleep
     if family == "solo":
         return 7 if players == 2 else 6
     if top == 6:

@@ -13,10 +13,14 @@ from pathlib import Path
 from bot.core import registry
 from bot.core.model import Command, Effect, Place, Reply
 from bot.doors.console import PROMPT, Console
-from lang import tr
+from lang import LANGUAGES, tr
 from tests.doors.test_delivery import FakePosts
 
-MOVE = re.compile(r"→ (/(?:play|draw|pass|end)\b.*)$")
+# a move's button as the console prints it, its command named in the screen's language
+MOVES = sorted(
+    {registry.name_in(lang, n) for n in ("play", "draw", "pass", "end") for lang in LANGUAGES}
+)
+MOVE = re.compile(r"→ (/(?:" + "|".join(MOVES) + r")\b.*)$")
 
 
 class ConsoleProcess:
@@ -82,12 +86,13 @@ async def test_a_whole_game_through_standard_input(tmp_path: Path) -> None:
             break
         moves = [MOVE.search(line) for line in last.splitlines()]
         moves = [m.group(1) for m in moves if m]
-        if not moves and "next hand can be dealt in" in last:
-            await asyncio.sleep(0.5)  # the pause between hands, which /next cannot skip
+        if not moves and "next hand comes in" in last:
+            await asyncio.sleep(0.5)  # everyone is ready: dealt a moment after the hand's end
         last = await console.type(moves[0] if moves else "/next")
     assert "Game over" in console.output
     assert "Board picture:" in console.output and (tmp_path / "data/console/board.png").exists()
     assert "[only Ana sees this]" in console.output
+    assert "Tiles left:" in console.output  # each hand's end in words (issue 33, 10)
     # each hand's end stays as its own picture (issue 21), besides the current board
     assert list((tmp_path / "data/console").glob("game-*-hand-*.png"))
     await console.quit()
@@ -149,7 +154,7 @@ async def test_help_lists_every_command_of_the_registry(tmp_path: Path) -> None:
     shown = out.getvalue()
     assert "What can be done now." in shown  # the service's answer, as before
     for spec in registry.public():
-        assert f"/{spec.name}: {tr('pt', spec.about)}" in shown
+        assert f"/{registry.name_in('pt', spec.name)}: {tr('pt', spec.about)}" in shown
     assert tr("pt", spec.about) != spec.about  # in the person's language
     assert "/timer" not in shown  # the service's own command is nobody's
 
@@ -230,3 +235,27 @@ async def test_coming_back_shows_the_game_where_it_stands(tmp_path: Path) -> Non
     empty = await ConsoleProcess.start(tmp_path / "empty")
     assert "no game" not in empty.output.lower(), empty.output
     await empty.quit()
+
+
+async def test_as_refuses_a_computers_name_and_what_is_no_name(tmp_path: Path) -> None:
+    """Issue 33, 12: ``/as Computer 2 (easy)`` posed as a computer. A name the bot gives a
+    computer player or an empty seat, in any language and any case, or one that is no
+    name, is refused in words, and who you are does not change."""
+    console = await ConsoleProcess.start(tmp_path)
+    await console.type("/new draw")
+    await console.type("/add_ai easy")
+    for name in [
+        "Computer 2 (easy)", "computadora 2 (facil)", "Computadora 2 (fácil)",
+        "COMPUTADOR 2 (DIFÍCIL)", "Computer", "computer2", "Seat 3", "Asiento 2", "Lugar 4",
+    ]:  # fmt: skip
+        said = await console.type(f"/as {name}")
+        assert "is how the bot names a computer player or an empty seat" in said, said
+        assert "You are now" not in said
+    for name in ["/begin", "@ana", "user:1", "x" * 41]:
+        said = await console.type(f"/as {name}")
+        assert "cannot be a person's name" in said, said
+    board = await console.type("/join")  # still Ana, seated already: nobody new joined
+    assert "You already sit in seat 1" in board, board
+    said = await console.type("/as Computadoras del Barrio")  # a name, not a computer's
+    assert "You are now Computadoras del Barrio." in said
+    await console.quit()

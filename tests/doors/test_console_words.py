@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core import texts
+from bot.core import registry, texts
 from lang import tr
 from tests.doors.test_console import MOVE, ConsoleProcess
 
@@ -41,11 +41,12 @@ async def test_ctrl_c_ends_the_console_at_once_and_the_game_stays(tmp_path: Path
     await again.quit()
 
 
-def first_move(shown: str) -> str:
+def first_move(shown: str, lang: str) -> str:
     moves = [m.group(1) for m in map(MOVE.search, shown.splitlines()) if m]
-    plays = [m for m in moves if m.startswith("/play ")]
+    play = f"/{registry.name_in(lang, 'play')} "  # as the console names it in ``lang``
+    plays = [m for m in moves if m.startswith(play)]
     assert plays, shown
-    return plays[0].removeprefix("/play ")
+    return plays[0].removeprefix(play)
 
 
 @pytest.mark.parametrize(("lang", "dash"), [("en", "–"), ("es", "—"), ("pt", "−")])
@@ -60,7 +61,7 @@ async def test_a_tile_typed_alone_is_a_play_and_board_shows_the_table_once(
     board = await console.type("/board")
     assert board.count(hand.split(":")[0]) == 1, board  # one text board per /board
     for _ in range(6):  # until a move on a tile is offered (or any move)
-        move = first_move(shown)
+        move = first_move(shown, lang)
         if " on " in move or _ == 5:
             break
         shown = await console.type("/play " + move)

@@ -21,6 +21,8 @@ CONFIGS: list[tuple[str, tuple[int, ...], dict[str, Any]]] = [
     ("partnership", (4,), {"blocked_tie": "closer_loses", "redeal_doubles": None}),
     ("partnership", (4,), {"next_opener": "winner", "teams": "drawn_high_low"}),
     ("tournament_pr", (4,), {}),
+    ("cuban", (4,), {}),
+    ("cuban", (4,), {"blocked_tie": "nobody", "next_opener": "rotate"}),
     ("block", (2, 3, 4), {}),
     ("block", (2, 3), {"winner_subtracts_own": True, "min_opening_score": 15}),
     ("draw", (2, 3, 4), {}),

@@ -17,15 +17,18 @@ from engine.errors import (
     GameOver,
     IllegalMove,
     InvalidMove,
+    NoSuchKey,
     NotYourTile,
     NotYourTurn,
     StaleAction,
 )
 from engine.game import Game
+from engine.keys import move_keys
 from engine.moves import Action, Move
 from engine.resolve import confirm, resolve
 from engine.rules import Rules
 from engine.tiles import Tile, set_tiles
+from engine.views import view_of
 from tests.engine.playouts import CASES, new_game
 
 
@@ -44,6 +47,15 @@ def check_position(game: Game, rng: random.Random) -> None:
         assert resolve(game, seat, move.action_text()) == move
         assert resolve(game, seat, move.action_text(), ply=game.ply) == move
         assert resolve(game, seat, move.action_text().upper()) == move
+    # a move's number, as the seat's view lists them (engine/keys.py): that move
+    listed = view_of(game, seat).legal_moves
+    for key, move in move_keys(listed):
+        assert resolve(game, seat, key) == move
+        assert resolve(game, seat, f" {key} ") == move
+    for key in ("0", str(len(listed) + 1), "1000", "0" * 5):
+        with pytest.raises(NoSuchKey) as refused:
+            resolve(game, seat, key)
+        assert refused.value.count == len(listed) and refused.value.key == key
     # a bare tile: the one move of that tile, or every one of them as candidates
     by_tile: dict[Tile, list[Move]] = {}
     for move in legal:

@@ -7,7 +7,16 @@ from engine.rules import PRESETS, Rules, default_hand_size
 
 
 def test_every_preset_builds() -> None:
-    expected = {"partnership", "tournament_pr", "block", "draw", "all_fives", "fido12", "fido18"}
+    expected = {
+        "partnership",
+        "tournament_pr",
+        "cuban",
+        "block",
+        "draw",
+        "all_fives",
+        "fido12",
+        "fido18",
+    }
     assert expected <= set(PRESETS)
     for name in expected:
         assert Rules.from_preset(name).preset == name

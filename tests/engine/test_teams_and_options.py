@@ -19,16 +19,15 @@ from engine.rules import (
 from engine.scoring import side_of, sides
 
 
-def test_partners_sit_opposite() -> None:
-    rules = Rules.from_preset("partnership")
+@pytest.mark.parametrize("preset", [p for p in PRESETS if Rules.from_preset(p).partners])
+def test_partners_sit_opposite(preset: str) -> None:
+    rules = Rules.from_preset(preset)
     assert [rules.side_of(s) for s in range(4)] == [0, 1, 0, 1]
     assert [rules.partner_of(s) for s in range(4)] == [2, 3, 0, 1]
     assert rules.side_seats(4) == ((0, 2), (1, 3))
 
 
-@pytest.mark.parametrize(
-    "preset", [p for p in PRESETS if p not in ("partnership", "tournament_pr")]
-)
+@pytest.mark.parametrize("preset", [p for p in PRESETS if not Rules.from_preset(p).partners])
 def test_each_for_themselves(preset: str) -> None:
     rules = Rules.from_preset(preset)
     players = rules.min_players + 1

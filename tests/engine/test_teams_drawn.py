@@ -44,7 +44,7 @@ def plain(drawn: DrawnTeams) -> list[Plain]:
 
 def test_the_option_takes_three_values_agreed_by_default() -> None:
     assert option_choices("teams") == ("agreed", "drawn_high", "drawn_high_low")
-    for preset in ("partnership", "tournament_pr"):
+    for preset in ("partnership", "tournament_pr", "cuban"):
         assert Rules.from_preset(preset).teams == "agreed"
         rules = Rules.from_preset(preset, teams="drawn_high_low")
         assert rules.options()["teams"] == "drawn_high_low"

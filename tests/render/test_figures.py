@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 from bot.core.model import Picture, Standing
 from bot.doors import pictures
 from lang import LANGUAGES
-from render.fonts import font
+from render.fonts import drawable, font
 from render.names import short_names
 from render.plain import PICTURE_ROWS
 from render.sheets import MEDALS, ROW, draw_figures, draw_leaderboard
@@ -214,7 +214,8 @@ def test_any_table_fits_its_picture_without_texts_over_each_other(
     assert all(t.box[1] >= 0 and t.box[3] <= image.height for t in texts)
     shown = [row[1].text for row in cells(texts, len(rows), len(header))[1:]]
     for whole, short in zip((line[0] for line in lines), shown, strict=True):
-        assert short == whole or "…" in short
+        # what the font lacks is drawn as a visible substitute (issue 33), never a box
+        assert short == drawable(whole) or "…" in short
 
 
 async def test_a_picture_with_rows_is_drawn_as_a_table_of_figures() -> None:

@@ -71,6 +71,9 @@ def _short_form_of(text: str, name: str) -> bool:
     """``text`` is ``name`` or a documented short form of it: its start, an ellipsis, and
     parts of the name that follow in order (render/names.py); words in brackets at the
     end of a name ("(difícil)") may be left out, the strength being drawn as a tag."""
+    text = text.replace("\n", " ")  # a name on two lines in a narrow panel
+    if text == name.replace("\n", " "):
+        return True
     name = re.sub(r"\s+\([^()]*\)$", "", name)
     if text == name or text.startswith(name + " "):
         return True

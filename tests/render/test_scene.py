@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.tiles import set_tiles
-from render.scene import scene_layout
+from render.scene import scene_layout, seat_places
 
 TILES = list(set_tiles(12))
 
@@ -17,12 +17,29 @@ TILES = list(set_tiles(12))
     size=st.tuples(st.floats(5, 40), st.floats(2, 60)),
     revealed=st.booleans(),
     hand=st.integers(0, 25),
+    around=st.booleans(),
+    south=st.integers(0, 7),
+    lines=st.integers(1, 4),
+    draw=st.booleans(),
 )
 def test_nothing_overlaps_and_everything_fits(
-    players: int, size: tuple[float, float], revealed: bool, hand: int
+    players: int,
+    size: tuple[float, float],
+    revealed: bool,
+    hand: int,
+    around: bool,
+    south: int,
+    lines: int,
+    draw: bool,
 ) -> None:
+    """Seats around the table (two to four of a line game, issue 33) or in a row of
+    cards, with the teams' totals, lines of facts and the opening draw's row."""
     hands = [TILES[s * 12 : s * 12 + 12 - s] for s in range(players)] if revealed else None
-    scene = scene_layout(players, size, hands, TILES[:hand])
+    places = seat_places(players, south % players, around)
+    teams = 2 if places is not None and players == 4 else 0
+    scene = scene_layout(players, size, hands, TILES[:hand], draw, places, teams, lines)
+    if places is not None:
+        assert sorted(places) == sorted(set(places)) and places[south % players] == "south"
     boxes = scene.boxes()
     for i, a in enumerate(boxes):
         assert a.inside(scene.width, scene.height), a

@@ -260,9 +260,10 @@ async def test_a_finished_game_writes_every_hands_result(store: Store) -> None:
             break
         game = game_of(row)
         assert game is not None
-        if game.hand is None:
+        if game.hand is None:  # both ready: the next hand (issue 33, 10)
             room.clock.advance(10)
             await room.say("Ana", "/next")
+            await room.say("Beto", "/next")
             continue
         seat = game.to_move
         assert seat is not None

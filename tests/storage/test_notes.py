@@ -29,6 +29,7 @@ notes = st.builds(
     | st.builds(TableRef, st.integers(1, 99), st.integers(1, 30), st.integers(1, 999)),
     absent=st.lists(st.integers(0, 9), max_size=4),
     choosing=st.none() | st.builds(Choosing, st.integers(1, 100), seconds),
+    ready=st.lists(st.integers(0, 9), max_size=4, unique=True).map(sorted),
 )
 words = st.none() | st.sampled_from(["es", "en", "pt", "partnership", "dark", "x"])
 settings = st.builds(
@@ -37,6 +38,7 @@ settings = st.builds(
     preset=words,
     theme=words,
     turn_timeout=st.none() | st.integers(15, 86_400),
+    hand_pause=st.none() | st.integers(5, 120),
     numerals=st.booleans(),
     house=st.dictionaries(
         st.sampled_from(["partnership", "draw"]),
@@ -73,7 +75,9 @@ def test_what_an_older_version_wrote_reads_as_it_meant() -> None:
     assert read.creator == 3 and read.started_at == 100.5
     assert read.table == TableRef(2, 1, 4) and read.absent == [1, 3]
     assert read.choosing == Choosing(2, 200.0)
+    assert read.ready == []  # written before presses of Next were kept: none yet
     assert GameNotes.from_json(None) == GameNotes()
+    assert RoomSettings.from_json({"v": 1, "turn_timeout": 30}).hand_pause is None  # default
     flat = RoomSettings.from_json({"language": "en", "options": {"blocked_tie": "nobody"}})
     assert flat.language == "en" and flat.house_for_all == {"blocked_tie": "nobody"}
     assert flat.to_json()["options"] == {"blocked_tie": "nobody"}  # kept as it was

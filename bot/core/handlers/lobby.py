@@ -3,6 +3,7 @@ and cancelling."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from datetime import timedelta
 
@@ -18,6 +19,7 @@ from bot.core.tournament import tables
 from engine.errors import DominoError
 from engine.players import STRENGTHS
 from engine.presets import preset_names
+from engine.reach import LONGEST, Reach, hands_to_end
 from engine.record import new_record
 from engine.rules import OPTION_NAMES, Rules
 from engine.tiles import set_size
@@ -228,11 +230,42 @@ async def begin(session: Session) -> None:
         each = rules.hand_size_for(len(seated))
         raise Refusal(texts.CANNOT_DEAL, players=len(seated), each=each,
                       needed=each * len(seated), tiles=set_size(rules.set)) from None  # fmt: skip
+    # a simulation of these rules at this table (0.1-2.5 s the first time, then cached):
+    # off the event loop, as the tournament's pairing
+    reach = await asyncio.to_thread(hands_to_end, rules, len(seated))
     loaded.seats = drawn_seats(session, rules, seated)  # teams = drawn_*: partners by draw
     clock = None
     if rules.time_limit_minutes:
         clock = session.now + timedelta(minutes=rules.time_limit_minutes)
     await begin_game(session, loaded, clock)
+    if not reach.ends:
+        warn_long(session, rules, len(seated), reach)
+
+
+def warn_long(session: Session, rules: Rules, players: int, reach: Reach) -> None:
+    """Tell the room that a game of ``rules`` may never end (docs/rules-decisions.md,
+    "Games that may not end": a warning, the game goes on) and which games end sooner,
+    as the ``/new`` that opens them."""
+    kept = " ".join(
+        f"{name}={house_rules.typed(value)}"
+        for name, value in rules.options().items()
+        if name not in ("target", "hands")
+    )
+
+    def opening(target: int | None, *more: str) -> str:
+        return " ".join(filter(None, ["/new", rules.preset, str(target), kept, *more]))
+
+    ways = []
+    if reach.target is not None:
+        ways.append(opening(reach.target))
+    if reach.hands is not None:
+        ways.append(opening(rules.target, f"hands={reach.hands}"))
+    preset = texts.preset_name(session.lang, rules.preset)
+    params = {"preset": preset, "target": rules.target, "players": players, "longest": LONGEST}
+    if ways:
+        session.say(texts.LONG_GAME, **params, ways=" · ".join(ways))
+    else:
+        session.say(texts.LONG_GAME_LOWER, **params)
 
 
 @handles("cancel")

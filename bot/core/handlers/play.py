@@ -4,10 +4,12 @@ refusals said in the player's words), and the next hand."""
 from __future__ import annotations
 
 from bot.core import opening, texts
+from bot.core.between_hands import press_next
 from bot.core.describe import move_words
 from bot.core.model import Button, Reply
-from bot.core.progress import NEXT_PAUSE_SECONDS, next_hand, progress
+from bot.core.progress import progress
 from bot.core.registry import handles
+from bot.core.seats import seat_of
 from bot.core.session import Refusal, Session
 from bot.core.showing import command_for, name_of, names_of
 from engine.errors import (
@@ -17,6 +19,7 @@ from engine.errors import (
     EmptyMove,
     GameOver,
     InvalidMove,
+    NoSuchKey,
     NotYourTile,
     NotYourTurn,
 )
@@ -53,6 +56,20 @@ async def end(session: Session) -> None:
     await make(session, "end")
 
 
+@handles("number")
+async def number(session: Session) -> None:
+    """A move's number typed alone in the room ("2", as the hand lists "2) 6-5 on 6-6"):
+    that move, for the player to move, who is told if it names none. Typed by anybody
+    else, or with no hand being played, it is the room's talk: nothing is said."""
+    loaded = await session.active()  # read afresh: silence must not come from a stale turn
+    game = loaded.game if loaded is not None else None
+    seat = seat_of(loaded.seats, session.user.id) if loaded is not None else None
+    if game is None or game.hand is None or seat is None or game.hand.to_move != seat:
+        return
+    session.held, session.seat = loaded, seat
+    await make(session, session.args[0] if session.args else "")
+
+
 async def make(session: Session, text: str) -> None:
     """Make the move ``text`` names for the person's seat, and what follows it."""
     loaded, seat = session.loaded, session.my_seat
@@ -87,6 +104,8 @@ def resolved(session: Session, text: str, whole: str | None = None) -> Move:
         raise Refusal(texts.NOT_YOUR_TURN, name=name) from None
     except EmptyMove:
         raise Refusal(texts.PLAY_WHAT) from None
+    except NoSuchKey as error:
+        raise Refusal(texts.NO_SUCH_MOVE, number=error.key) from None
     except InvalidMove:
         raise Refusal(texts.BAD_MOVE, text=typed) from None
     except CannotNow as error:
@@ -122,12 +141,5 @@ async def open_(session: Session) -> None:
 
 @handles("next")
 async def next_(session: Session) -> None:
-    """Deal the next hand, a moment after the last one ended."""
-    loaded, game = session.loaded, session.game
-    if game.hand is None and game.outcome is None:
-        # a hand's end stays on the table a moment: presses cannot deal hand after hand
-        over_at = loaded.notes.hand_over_at or 0
-        left = over_at + NEXT_PAUSE_SECONDS - session.now.timestamp()
-        if left > 0:
-            raise Refusal(texts.NEXT_TOO_SOON, seconds=max(1, round(left)))
-    await next_hand(session, loaded)
+    """Ready for the next hand: dealt once everyone seated is, or when the pause ends."""
+    await press_next(session)

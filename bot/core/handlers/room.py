@@ -9,8 +9,8 @@ from typing import Any
 from bot.core import house_rules, texts
 from bot.core.handlers.lobby import DEFAULT_PRESET, unknown_preset
 from bot.core.model import THEMES, Button, Reply, Say
-from bot.core.progress import turn_time
-from bot.core.registry import handles
+from bot.core.progress import HAND_PAUSE_BOUNDS, turn_time
+from bot.core.registry import SETTINGS, handles
 from bot.core.saving import save
 from bot.core.seats import Seat
 from bot.core.session import Refusal, Session
@@ -142,6 +142,11 @@ def setting(name: str, value: str) -> dict[str, Any]:
         if not (value.isascii() and value.isdigit()) or not low <= int(value) <= high:
             raise Refusal(texts.BAD_TIMEOUT)
         return {"turn_timeout": int(value)}
+    if name == "hand_pause":  # no "off": a hand's end never waits for ever
+        low, high = HAND_PAUSE_BOUNDS
+        if not (value.isascii() and value.isdigit()) or not low <= int(value) <= high:
+            raise Refusal(texts.BAD_HAND_PAUSE, low=low, high=high)
+        return {"hand_pause": int(value)}
     if name == "numerals":
         flag = house_rules.yes_or_no(value)
         if flag is None:
@@ -157,7 +162,7 @@ def setting(name: str, value: str) -> dict[str, Any]:
         return {"web": "on" if flag else "off"}
     if name == "options":  # read apart: settings options [preset] name=value ...
         raise Refusal(texts.SETTINGS_OPTIONS_HOW)
-    raise Refusal(texts.UNKNOWN_SETTING, name=name)
+    raise Refusal(texts.UNKNOWN_SETTING, name=name, names=", ".join(SETTINGS))
 
 
 @handles("forget")

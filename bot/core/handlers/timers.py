@@ -58,7 +58,7 @@ async def timer(session: Session) -> None:
         await close(session, loaded, texts.LOBBY_EXPIRED)
     elif kind == "idle":
         await close(session, loaded, texts.IDLE_ENDED)
-    elif kind == "next_hand" and game is not None and game.hand is None:
+    elif kind == "next_hand" and game is not None and game.hand is None and not game.outcome:
         await next_hand(session, loaded)
     elif kind == opening.TIMER and game is not None:
         if opening.time_up(session, loaded):  # nobody claimed: the default opener opens

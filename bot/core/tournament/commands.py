@@ -612,7 +612,10 @@ async def register(session: Session, event: Event | None) -> None:
     computer = tr(session.lang, "Computer")
     for word in bots[: max(0, size - len(members))] if boss else []:
         strength = word.lower() if word.lower() in STRENGTHS else "normal"
-        members.append(Member(f"{name or computer} {len(members) + 1}", bot=strength))
+        # alone in the entry, the computer is the entry ("Player 2", not "Player 2 1");
+        # in a pair each is told apart by a letter ("Team 1 A", "Team 1 B")
+        own = name or computer
+        members.append(Member(own if size == 1 else f"{own} {'AB'[len(members)]}", bot=strength))
     if len(members) < size:
         raise Refusal(words.PARTNER_NEEDED)
     name = name or " / ".join(m.name for m in members)

@@ -22,6 +22,7 @@ from bot import core
 from bot.core import Command, Effect, GameService, Person, Place, Popup, Posts
 from bot.doors.console.platform import ConsolePlatform, Screen, safe
 from bot.doors.delivery import Delivery
+from bot.doors.person_names import name_refusal
 from bot.doors.timer_loop import TimerLoop
 from lang import language, tr
 
@@ -133,7 +134,9 @@ class Console:
         screen = self.screen
         if not text:
             return True
-        if BARE_MOVE.match(text):  # "6-3" or "6-3 on 6-6" alone is a play
+        if BARE_MOVE.match(text) or core.typed_number(text):
+            # "6-3", "6-3 on 6-6" or a move's number ("2") alone is a play: the console has
+            # no talk, every line is for the bot (a wrong one is answered, as /play's)
             text = "/play " + text
         if not text.startswith("/"):
             self.print(tr(screen.lang, "Commands start with /. Try /help."))
@@ -148,10 +151,13 @@ class Console:
         if action == "as":
             if not args:
                 self.print(tr(screen.lang, "Who? For example: /as Ana"))
+            elif (refused := name_refusal(" ".join(args))) is not None:
+                self.print(tr(screen.lang, refused, name=safe(" ".join(args))))  # still you
             else:
-                screen.name = " ".join(args)[:40]
+                screen.name = " ".join(args)
                 self.print(tr(screen.lang, "You are now {name}.", name=screen.name))
             return True
+        action = core.command_named(action) or action  # "/mano" is "/hand"
         command = Command(screen.place, self._person(), action, args)
         await self.deliver(screen.place, await self.service.handle(command))
         if action == "settings" and len(args) == 2 and args[0].lower() == "language":
@@ -182,7 +188,7 @@ class Console:
         lang = self.screen.lang
         self.print(tr(lang, "Commands:"))
         for spec in core.public_commands():
-            self.print(f"  /{spec.name}: {tr(lang, spec.about)}")
+            self.print(f"  /{core.name_in(lang, spec.name)}: {tr(lang, spec.about)}")
         self.print(
             tr(
                 lang,

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
+from bot import core
 from bot.core import Board, Button, File, Hand, Lobby, Person, Picture, Place, Say, describe_table
 from bot.doors.platform import Platform
 from bot.doors.texts import CONSOLE_TURN
@@ -201,7 +202,9 @@ class ConsolePlatform(Platform[None]):
 
     def _buttons(self, buttons: tuple[Button, ...]) -> None:
         for button in buttons:
-            self.screen.print(f"  [{button.label}] → /{button.command}")
+            name, _, rest = button.command.partition(" ")  # named in the screen's language
+            typed = " ".join((core.name_in(self.screen.lang, name), rest)).strip()
+            self.screen.print(f"  [{button.label}] → /{typed}")
 
 
 def hot_seat(hand: Hand) -> bool:

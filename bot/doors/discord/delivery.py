@@ -53,7 +53,7 @@ from bot.doors.delivery import Delivery
 from bot.doors.discord.components import buttons_view, hand_view
 from bot.doors.platform import Platform
 from bot.doors.retry import Pause, backoff, retry
-from lang import tr
+from lang import LANGUAGES, tr
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -484,13 +484,25 @@ def _file(data: bytes, name: str) -> discord.File:
 
 @lru_cache(maxsize=1)
 def _commands() -> re.Pattern[str]:
-    """The registry's commands as the texts name them ("/new", "/play" ...)."""
-    names = sorted((s.name for s in core.public_commands() if not s.alone), key=len, reverse=True)
+    """The registry's commands as the texts name them, in any language ("/new", "/play",
+    "/jugar" ...: a text names them in its own)."""
+    names = sorted(
+        {
+            core.name_in(lang, s.name)
+            for s in core.public_commands()
+            if not s.alone
+            for lang in LANGUAGES
+        },
+        key=len,
+        reverse=True,
+    )
     return re.compile(r"(?<![\w/])/(" + "|".join(map(re.escape, names)) + r")\b")
 
 
 def as_discord_spells(text: str) -> str:
-    """``text`` naming each command as Discord spells it: ``/domino new`` for ``/new``."""
+    """``text`` naming each command as Discord spells it: ``/domino new`` for ``/new``, and
+    ``/domino nueva`` for ``/nueva`` (the text is Spanish: so is its reader's client, whose
+    menu shows the Spanish names)."""
     return _commands().sub(r"/domino \1", text)
 
 

@@ -15,6 +15,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from urllib.parse import urlsplit
 
 from telegram import (
     BotCommand,
@@ -113,6 +114,12 @@ class TelegramBot:
         # (chat, user): whether an admin, and when Telegram said so; the most recent kept
         self._admins: Bounded[tuple[int, int], tuple[bool, datetime]] = Bounded(ADMINS_KEPT)
         self.app.add_handler(MessageHandler(filters.COMMAND, self.on_command))
+        # a move's number typed alone in a group ("2"): a move for the player to move,
+        # the group's talk for anyone else (the service says nothing to them)
+        number = filters.Regex(core.TYPED_NUMBER_PATTERN) & filters.ChatType.GROUPS
+        self.app.add_handler(
+            MessageHandler(filters.TEXT & ~filters.COMMAND & number, self.on_number)
+        )
         self.app.add_handler(CallbackQueryHandler(self.on_press))
         self.app.add_handler(
             ChatMemberHandler(self.on_membership, ChatMemberHandler.MY_CHAT_MEMBER)
@@ -167,7 +174,11 @@ class TelegramBot:
         await self.delivery.deliver(place, effects)
 
     async def _initialize(self, stop: asyncio.Event) -> None:
+        """Ask Telegram who the bot is (getMe) until it answers: each try that does not
+        reach it is one WARNING line saying where, why and when the next try is (the
+        pauses double up to a minute); nothing is served meanwhile."""
         pause = 1.0
+        address = urlsplit(self.settings.telegram_base_url).netloc or "api.telegram.org"
         while True:
             try:
                 await self.app.initialize()
@@ -175,7 +186,13 @@ class TelegramBot:
             except (InvalidToken, Forbidden) as error:
                 raise TokenRefused(str(error)) from None
             except NetworkError as error:
-                log.warning("telegram: not reachable (%s); trying again in %.0f s", error, pause)
+                log.warning(
+                    "telegram: %s is not reachable (%s); not serving Telegram until it"
+                    " answers; trying again in %.0f s",
+                    address,
+                    " ".join(str(error).split()) or type(error).__name__,
+                    pause,
+                )
             pause = await pause_or_stop(stop, pause)
 
     async def _register_commands(self) -> None:
@@ -203,11 +220,30 @@ class TelegramBot:
             await self._private_command(user, action, args)
             return
         action = RENAMED.get(action, action)
+        action = core.command_named(action) or action  # "/jugar" is "/play"
         topic = message.message_thread_id if message.is_topic_message else None
         place = place_of(chat, topic, user.language_code)
         admin = core.asks_admin(action) and await self._is_admin(chat, user)
         words = stats_args(message) if action == "stats" else tuple(args)
         command = Command(place, person_of(user, admin), action, words, private_in_room=False)
+        await self.delivery.deliver(place, await self.service.handle(command))
+
+    async def on_number(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A move's number typed alone in a group: the service plays it for the player to
+        move and answers nobody else."""
+        message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+        if message is None or chat is None or user is None or not message.text or user.is_bot:
+            return
+        key = core.typed_number(message.text)
+        if key is None:
+            return
+        assert self.delivery is not None
+        self.delivery.seen(str(chat.id), message.message_id)
+        topic = message.message_thread_id if message.is_topic_message else None
+        place = place_of(chat, topic, user.language_code)
+        command = Command(
+            place, person_of(user), "number", (key,), private_in_room=False, talk=True
+        )
         await self.delivery.deliver(place, await self.service.handle(command))
 
     async def _private_command(self, user: User, action: str, args: list[str]) -> None:
@@ -411,7 +447,9 @@ __all__ = ["PLATFORM", "TelegramBot"]
 
 
 def menu_commands(lang: str | None) -> list[BotCommand]:
-    """Telegram's command menu in ``lang`` (None: the default, Spanish), from the registry."""
+    """Telegram's command menu in ``lang`` (None: the default, Spanish), from the registry:
+    each command by its name in that language ("/jugar"), as the texts name it."""
     return [
-        BotCommand(spec.name, tr(lang or "es", spec.about)[:256]) for spec in core.menu_commands()
+        BotCommand(core.name_in(lang, spec.name), tr(lang, spec.about)[:256])
+        for spec in core.menu_commands()
     ]

@@ -4,15 +4,20 @@ real service, checked against what the issue promises of each format."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+import tempfile
 from collections import Counter
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.core.simulator import Plan, Simulator
 from bot.tournament.__main__ import main
+from storage.store import Store
 
 
 def simulate(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
@@ -108,3 +113,49 @@ def test_tables_that_end_the_moment_they_open_do_not_hang() -> None:
     result = json.loads(run.stdout)
     tables = [t for r in result["rounds"] for t in r["tables"]]
     assert len(tables) == 4 and all(t["ended_by"] == "target" for t in tables)
+
+
+@pytest.mark.parametrize("players", [4, 5, 6, 7])
+def test_rotating_with_four_to_seven_players_ends_and_adds_up(capsys, players: int) -> None:
+    """Issue 33, 13: rotating partners with 4-7 players (one table, the rest rest)."""
+    result = simulate(capsys, "--teams", str(players), "--rounds", "3", "--format", "rotating")
+    assert [r["round"] for r in result["rounds"]] == [1, 2, 3]
+    for r in result["rounds"]:  # everyone plays or rests once a round
+        seated = [p for t in r["tables"] for side in t["teams"] for p in side.split(" / ")]
+        assert sorted(seated + r["byes"]) == sorted(result["players"])
+    for s in result["standings"]:
+        assert s["won"] <= s["played"] + s["byes"]
+    adds_up(result)
+
+
+def test_the_standings_print_as_a_table_with_the_players_names(capsys) -> None:
+    """Not a Python dict, and a computer entered alone is named as its entry
+    ("Player 2", not "Player 2 1")."""
+    assert main(["simulate", "--teams", "5", "--rounds", "2", "--format", "rotating"]) == 0
+    out = capsys.readouterr().out
+    assert not any(mark in out for mark in ("{", "}", "'")), out
+    assert not re.search(r"Player \d+ \d", out), out
+    lines = out.splitlines()
+    head = lines.index("Standings (a bye counts as a game won)")
+    header = lines[head + 1].split()
+    assert header[:9] == ["#", "Player", "Played", "Won", "Byes", "For", "Against", "Pen.", "Diff."]
+    rows = [line.split() for line in lines[head + 2 :]]
+    assert [row[0] for row in rows] == ["1", "2", "3", "4", "5"]
+    for row in rows:  # place, "Player", number, then one figure a column
+        assert row[1] == "Player" and all(x.lstrip("-").isdigit() for x in row[2:])
+        played, won, byes = (int(x) for x in row[3:6])
+        assert played == 2 and byes <= 1 and won <= played
+
+
+async def test_a_computer_alone_in_its_entry_is_named_as_the_entry() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        store = await Store.open(f"sqlite:///{Path(tmp) / 'sim.sqlite3'}")
+        try:
+            event = await Simulator(Plan(teams=4, rounds=1, format="rotating"), store).run()
+            assert [[m.name for m in e.members] for e in event.entries] == [
+                [f"Player {n}"] for n in range(1, 5)
+            ]
+            pairs = await Simulator(Plan(teams=2, rounds=1), store).run()
+            assert [m.name for m in pairs.entries[0].members] == ["Team 1 A", "Team 1 B"]
+        finally:
+            await store.close()

@@ -5,7 +5,6 @@ answer), as people do."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
 import sqlite3
@@ -14,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.core.progress import NEXT_PAUSE_SECONDS
+from bot.core.progress import NEXT_HAND_SECONDS
 from tests.doors.discord.fake_discord import (
     AUTOCOMPLETE_RESULT,
     CHANNEL_MESSAGE,
@@ -104,8 +103,6 @@ class Table:
     pressed_at: int = -1  # the move number play_out pressed last
     pressed_id: str | None = None  # the message pressed last
     _asked: dict[str, int] = field(default_factory=dict)  # name: board updates at "My hand"
-    # a hand's end (its board message): when this table first saw it (the loop's clock)
-    _ended: dict[str, float] = field(default_factory=dict)
     _scanned: int = 0
     _updates: int = 0
     _fences: int = 0  # members who asked for a fence's answer, one each
@@ -317,24 +314,6 @@ class Table:
 
     # ----- playing ---------------------------------------------------------------------
 
-    async def pause_over(self, ended: float, updates: int) -> None:
-        """After "Next hand" was refused: wait until it can deal, NEXT_PAUSE_SECONDS after
-        the hand ended (bot/core/progress.py; ``ended``, when the table first saw the end,
-        is later), or until the bot's timer dealt (the board changed from ``updates``).
-        Refused after the pause, only the timer deals."""
-        loop = asyncio.get_running_loop()
-        over = ended + NEXT_PAUSE_SECONDS
-        if loop.time() >= over:
-            await self.fake.wait_for(
-                lambda: self.board_updates() > updates, timeout=20, what="the next hand"
-            )
-            return
-        await self.fake.wait_for(
-            lambda: self.board_updates() > updates or loop.time() >= over,
-            timeout=NEXT_PAUSE_SECONDS + 10,
-            what="the pause between hands",
-        )
-
     async def start_game(self, preset: JSON, computers: int = 0) -> JSON:
         """The first person runs ``/domino new`` with ``preset`` options, the others join,
         computer players take ``computers`` seats, the game begins; the first board."""
@@ -362,23 +341,23 @@ class Table:
                 return moves_pressed
             updates = self.board_updates()
             next_hand = [c for c in keys if c.endswith(":next")]
-            if next_hand:
-                ended = self._ended.setdefault(board["id"], asyncio.get_running_loop().time())
             if next_hand and until_hand_end:
                 return moves_pressed
             if next_hand:
-                name = next(iter(self.people))
-                try:
-                    iid = await self.press(name, board, next_hand[0])
-                except LookupError:  # the timer dealt meanwhile: the board changed
-                    continue
+                # everyone at the table presses "Next hand": dealt once all have (a moment
+                # after the hand's end at the soonest), or when the pause ends
+                for name in self.people:
+                    if self.board_updates() > updates:
+                        break
+                    try:
+                        await self.press(name, board, next_hand[0])
+                    except LookupError:  # dealt meanwhile: the board changed
+                        break
                 await self.fake.wait_for(
-                    lambda u=updates, i=iid: self.board_updates() > u or self.refusals(i),
-                    timeout=20,
+                    lambda u=updates: self.board_updates() > u,
+                    timeout=NEXT_HAND_SECONDS + 10,
                     what="the next hand",
                 )
-                if self.refusals(iid) and self.board_updates() == updates:
-                    await self.pause_over(ended, updates)
                 continue
             if any(MY_HAND.match(c) for c in keys):
                 for name in self.closed:

@@ -59,6 +59,7 @@ SUBCOMMANDS = {
 PRESETS = {
     "partnership",
     "tournament_pr",
+    "cuban",
     "block",
     "draw",
     "all_fives",

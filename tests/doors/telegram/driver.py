@@ -4,14 +4,13 @@ bot sent them, as people do."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.core.progress import NEXT_PAUSE_SECONDS
+from bot.core.progress import NEXT_HAND_SECONDS
 from tests.doors.telegram.fake_api import Call, FakeTelegram
 from tests.program import Program
 
@@ -53,8 +52,6 @@ class Table:
     tg: FakeTelegram
     chat: int = GROUP
     people: dict[str, JSON] = field(default_factory=dict)
-    # a hand's end (its board message): when this table first saw it (the loop's clock)
-    _ended: dict[int, float] = field(default_factory=dict)
     _fences: int = 0  # members who asked for a fence's answer, one each
 
     def person(self, name: str, user_id: int, lang: str = "en", open_chat: bool = True) -> JSON:
@@ -158,38 +155,26 @@ class Table:
 
         return await self.tg.wait_for(answered, what=f"the answer to {command}")
 
-    def ended(self, board: JSON) -> float:
-        """When this table first saw ``board`` show a hand's end (the loop's clock): the
-        hand was over by then."""
-        return self._ended.setdefault(board["message_id"], asyncio.get_running_loop().time())
-
     async def deal(self, name: str, board: JSON) -> JSON | None:
-        """``name`` presses "Next hand" on ``board``, a hand's end, until the next hand is
-        dealt. "Next hand" deals no sooner than NEXT_PAUSE_SECONDS after the hand ended
-        (bot/core/progress.py): a press refused as too soon is made again once that long
-        has passed since the table first saw the end, or not at all if the bot's timer
-        dealt meanwhile (the board changed). The accepted press's answer; None when the
-        timer dealt."""
+        """Everyone at the table presses "Next hand" on ``board``, a hand's end, ``name``
+        first: the next hand is dealt once all have (a moment after the hand's end at the
+        soonest, bot/core/between_hands.py), or when the pause ends. Returns once it is
+        dealt: ``name``'s answer (an acknowledgement, no text), None when the bot dealt
+        before ``name`` pressed."""
         [data] = [d for d in buttons(board) if d.endswith("|next")]
-        loop = asyncio.get_running_loop()
-        over = self.ended(board) + NEXT_PAUSE_SECONDS
         updates = self.board_updates()
 
         def dealt() -> bool:
             return self.board_updates() > updates
 
-        while (answer := await self.press(name, board, data)).get("text"):
+        first: JSON | None = None
+        for who in [name, *(n for n in self.people if n != name)]:
             if dealt():
-                return None
-            if loop.time() >= over:  # refused after the pause: only the timer deals now
-                await self.tg.wait_for(dealt, timeout=20, what=f"the next hand: {answer}")
-                return None
-            await self.tg.wait_for(
-                lambda: dealt() or loop.time() >= over,
-                timeout=NEXT_PAUSE_SECONDS + 10,
-                what="the pause between hands",
-            )
-        return answer
+                break
+            answer = await self.press(who, board, data)
+            first = answer if who == name else first
+        await self.tg.wait_for(dealt, timeout=NEXT_HAND_SECONDS + 10, what="the next hand")
+        return first
 
     async def play_out(self, limit: int = 1500, until_hand_end: bool = False) -> int:
         """Everyone presses the first move of the newest hand, and someone presses "Next
@@ -205,8 +190,6 @@ class Table:
                 return moves
             updates = self.board_updates()
             next_hand = [d for d in keys if d.endswith("|next")]
-            if next_hand:
-                self.ended(board)
             if next_hand and until_hand_end:
                 return moves
             if next_hand:

@@ -431,7 +431,8 @@ class FakeTelegram:
 
     # ---- server lifecycle
 
-    async def start(self) -> None:
+    async def start(self, port: int = 0) -> None:
+        """Serve on ``port`` (0: any free one)."""
         # Telegram takes photos up to 10 MB and documents up to 50 MB.
         app = web.Application(client_max_size=50 * 1024 * 1024)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
@@ -439,7 +440,7 @@ class FakeTelegram:
         # Short shutdown: long polls are woken by stop(), nothing else is worth waiting for.
         self._runner = web.AppRunner(app, shutdown_timeout=1.0, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
         await site.start()
         self._port = self._runner.addresses[0][1]
         self._session = ClientSession()
