@@ -24,8 +24,11 @@ from bot.doors.config import (
 )
 from bot.doors.console import Console, stdin_lines
 from bot.doors.ops import Door, Metrics, OpsServer, Watch
+from bot.doors.texts import WEB_PAGE
 from bot.doors.timer_loop import TimerLoop
+from bot.doors.web import WebDoor
 from bot.heap import settle_heap
+from lang import tr
 from storage.store import Store  # the composition root: the one place that opens storage
 
 log = logging.getLogger("bot")
@@ -83,14 +86,32 @@ async def _run(settings: Settings) -> int:
         for signal in (SIGINT, SIGTERM):
             asyncio.get_running_loop().add_signal_handler(signal, stop.set)
         ops = await _start_ops(settings, store, metrics, {"console": ConsoleDoor(console)})
+        pages = await _start_pages(settings, service)
         try:
+            if pages is not None:  # the newcomer can open it at once (on the screen, no log)
+                key = await service.web_key_of(console.place)
+                if key is not None:
+                    url = f"{settings.web_base()}/c/{key}.json"
+                    lang = await service.language_of(console.place)
+                    print(tr(lang, WEB_PAGE, url=url), flush=True)
             await console.run(stdin_lines(), stop)
         finally:
+            if pages is not None:
+                await pages.stop()
             if ops is not None:
                 await ops.stop()
     finally:
         await store.close()
     return 0
+
+
+async def _start_pages(settings: Settings, service: GameService) -> WebDoor | None:
+    """The web pages' listener (WEB_HOST, WEB_PORT), unless WEB_PORT is off; None when it
+    is off or its port is taken (one WARNING line: the bot goes on without pages)."""
+    if settings.web_port is None:
+        return None
+    door = WebDoor(service, settings.web_host, settings.web_port)
+    return door if await door.start() else None
 
 
 def _say(settings: Settings, message: str) -> None:
@@ -174,6 +195,7 @@ async def _serve_platforms(settings: Settings, store: Store) -> int:
         )
 
     settle_heap()
+    pages = await _start_pages(settings, service)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signal in (SIGINT, SIGTERM):
@@ -205,6 +227,8 @@ async def _serve_platforms(settings: Settings, store: Store) -> int:
         await asyncio.gather(*runs, *resumes, return_exceptions=True)
         if ops is not None:
             await ops.stop()
+        if pages is not None:
+            await pages.stop()
     return 0
 
 

@@ -242,10 +242,12 @@ def _numbers(value: Any, where: str) -> list[int]:
     return list(value)
 
 
-def load(data: Any) -> Game:
-    """Replay a record into a game; raises :class:`RecordError` naming the first problem."""
+def load(data: Any, watch: Callable[[Game], None] | None = None) -> Game:
+    """Replay a record into a game; raises :class:`RecordError` naming the first problem.
+    ``watch``, if given, sees the game after each deal and after each move (a replay's
+    positions, one by one)."""
     game = _new_game(data, Game)
-    _replay_hands(game, data)
+    _replay_hands(game, data, watch)
     return game
 
 
@@ -278,15 +280,19 @@ def _new_game(data: Any, make: Callable[[Rules, int], Game]) -> Game:
         raise RecordError(f"players: {error}") from None
 
 
-def _replay_hands(game: Game, data: Mapping[str, Any]) -> None:
+def _replay_hands(
+    game: Game, data: Mapping[str, Any], watch: Callable[[Game], None] | None = None
+) -> None:
     hands = data.get("hands", [])
     if not isinstance(hands, list):
         raise RecordError("hands must be a list")
     for index, hand in enumerate(hands, game.hands_before):
-        _replay_hand(game, index, hand)
+        _replay_hand(game, index, hand, watch)
 
 
-def _replay_hand(game: Game, index: int, hand: Any) -> None:
+def _replay_hand(
+    game: Game, index: int, hand: Any, watch: Callable[[Game], None] | None = None
+) -> None:
     where = f"hand {index}"
     if not isinstance(hand, Mapping):
         raise RecordError(f"{where}: a hand is a JSON object")
@@ -339,6 +345,8 @@ def _replay_hand(game: Game, index: int, hand: Any) -> None:
         )
     except DominoError as error:
         raise RecordError(f"{where}: {error}") from None
+    if watch is not None:
+        watch(game)
     written = hand.get("adjustments", [])
     if not isinstance(written, list):
         raise RecordError(f"{where}: adjustments must be a list")
@@ -356,6 +364,8 @@ def _replay_hand(game: Game, index: int, hand: Any) -> None:
             game.apply(move)
         except DominoError as error:
             raise RecordError(f"{where}, move {i} ({text!r}): {error}") from None
+        if watch is not None:
+            watch(game)
     if time_up_at is not None and time_up_at >= len(moves):
         if time_up_at > len(moves):
             raise RecordError(f"{where}: time_up_at {time_up_at} is past the last move")

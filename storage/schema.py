@@ -323,3 +323,40 @@ tournament_log = Table(
     Column("data", JSON, nullable=False),
 )
 Index("ix_tournament_log_tournament", tournament_log.c.tournament_id, tournament_log.c.id)
+
+# The addresses of the web pages (issue 34): a random key per game, tournament and
+# community, made when one first needs a link. ``digest`` (SHA-256 of the key) is what a
+# page's address is looked up by, so the database never compares the secret itself
+# (docs/web.md). ``web new`` retires a community's keys (``retired_at``): they answer 404
+# for ever, and the next link makes a new one. One live key per thing.
+web_keys = Table(
+    "web_keys",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),  # game, tournament, community
+    Column("target", Integer, nullable=False),  # the id of the row it names
+    Column("community_id", Integer, ForeignKey("communities.id"), nullable=False),
+    Column("key", String(64), nullable=False),
+    Column("digest", String(64), nullable=False),
+    Column("created_at", DateTime, nullable=False),
+    Column("retired_at", DateTime),
+    UniqueConstraint("digest"),
+)
+Index(
+    "uq_web_keys_live",
+    web_keys.c.kind,
+    web_keys.c.target,
+    unique=True,
+    sqlite_where=web_keys.c.retired_at.is_(None),
+    postgresql_where=web_keys.c.retired_at.is_(None),
+)
+Index("ix_web_keys_community", web_keys.c.community_id)
+
+# The communities whose pages an admin turned off (``settings web off``): every key of
+# theirs answers 404 until ``settings web on``.
+web_closed = Table(
+    "web_closed",
+    metadata,
+    Column("community_id", Integer, ForeignKey("communities.id"), primary_key=True),
+    Column("closed_at", DateTime, nullable=False),
+)

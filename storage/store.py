@@ -17,6 +17,7 @@ from storage.sends import SendRepository
 from storage.stats import StatsRepository
 from storage.timers import TimerRepository
 from storage.tournaments import TournamentRepository
+from storage.web import WebRepository
 
 
 class Store:
@@ -30,6 +31,7 @@ class Store:
         self.posts = PostRepository(database)
         self.sends = SendRepository(database)
         self.tournaments = TournamentRepository(database)
+        self.web = WebRepository(database)
 
     @classmethod
     async def open(cls, url: str | None = None, migrate: bool = True) -> Store:

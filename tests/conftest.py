@@ -8,6 +8,9 @@ os.environ["DOMINO_STRICT"] = "1"
 # The programs the tests start serve no operator's view unless a test asks for one on a
 # port it chose (OPS_PORT): dozens at once would all want 9090 (tests/doors/test_ops.py).
 os.environ.setdefault("OPS_PORT", "off")
+# the programs the tests start serve no web pages unless a test gives them a free port
+# (several at once would fight for 8080)
+os.environ.setdefault("WEB_PORT", "off")
 
 from hypothesis import HealthCheck, settings
 

@@ -4,7 +4,8 @@ This package's names are its whole public surface: the doors (bot/doors/) import
 nothing else of the core (an import-linter contract in pyproject.toml holds them to it).
 
 - :class:`GameService`: the door (``handle``) and the few read-only questions the doors
-  ask.
+  ask; among them the web pages' (``web_key``, ``web_key_of``, ``web_game``,
+  ``web_tournament``, ``web_community``: a page's JSON-ready data, docs/web.md).
 - :class:`Command` and the people and places in it; the effects that come back (``Say``,
   ``Board``, ``Hand``...), plain values for a door to deliver.
 - :class:`Posts`: what the doors keep in storage while they deliver (which message is a

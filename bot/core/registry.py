@@ -144,7 +144,16 @@ BOARDS = {
     "train": N_("Mexican Train games"),
     "pairs": N_("Pairs"),
 }
-SETTINGS = ("preset", "options", "language", "theme", "turn_timeout", "hand_pause", "numerals")
+SETTINGS = (
+    "preset",
+    "options",
+    "language",
+    "theme",
+    "turn_timeout",
+    "hand_pause",
+    "numerals",
+    "web",
+)
 OPTIONS_LENGTH = 300  # the longest line of house rules typed in one option (Discord)
 
 

@@ -132,6 +132,18 @@ LANGUAGE_NAMES = {"es": "español", "en": "English", "pt": "português"}
 BAD_LANGUAGE = N_("The languages are: {languages}.")
 BAD_THEME = N_("The themes are: {themes}.")
 ON_OR_OFF = N_("{name} is on or off.")
+# the community's web pages (issue 34: ``/settings web on|off|new``)
+WEB_HOW = N_(
+    "The web pages: /settings web on, /settings web off, or /settings web new"
+    " (new addresses; the old ones stop working)."
+)
+WEB_CHANGED = {
+    "on": N_("This community's web pages are on."),
+    "off": N_(
+        "This community's web pages are off: their addresses show nothing until /settings web on."
+    ),
+    "new": N_("This community's web pages have new addresses: the old ones show nothing now."),
+}
 BAD_TIMEOUT = N_(
     "The turn timeout is a number of seconds from 15 to 86400, or off (turns wait for their player)."
 )

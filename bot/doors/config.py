@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -63,6 +63,36 @@ class Settings(BaseSettings):
     # the libraries' requests and answers at DEBUG: they hold the private hands (a hand's
     # caption, its buttons), so they are logged only when asked for (docs/deploy.md)
     log_wire: bool = False
+
+    # ----- the web pages (issue 34; docs/web.md) -----
+    # the pages' listener: this machine only, behind the https proxy people reach
+    web_host: str = "127.0.0.1"
+    web_port: int | None = 8080  # WEB_PORT=off: no pages
+    # where people reach the pages (the proxy's address); links are made from it
+    public_url: str = ""
+
+    @field_validator("web_port", mode="before")
+    @classmethod
+    def _a_port_or_off(cls, value: object) -> object:
+        if isinstance(value, str):
+            word = value.strip().lower()
+            if word in ("off", "no", "false", "0", ""):
+                return None
+            if not word.isdecimal() or not 1 <= int(word) <= 65535:
+                raise ValueError(f"is a port from 1 to 65535, or off, not {value!r}")
+            return int(word)
+        if isinstance(value, int) and not 1 <= value <= 65535:
+            raise ValueError(f"is a port from 1 to 65535, or off, not {value!r}")
+        return value
+
+    @field_validator("public_url")
+    @classmethod
+    def _an_address(cls, value: str) -> str:
+        return public_address(value)
+
+    def web_base(self) -> str:
+        """Where links to the pages start: PUBLIC_URL, else this listener's address."""
+        return self.public_url or f"http://{self.web_host}:{self.web_port}"
 
     @field_validator("log_level")
     @classmethod
@@ -119,7 +149,7 @@ class Settings(BaseSettings):
 
     @field_validator("ops_port", mode="before")
     @classmethod
-    def _a_port_or_off(cls, value: object) -> object:
+    def _an_ops_port_or_off(cls, value: object) -> object:
         if value is None:
             return None
         text = str(value).strip().lower()
@@ -155,6 +185,34 @@ class Settings(BaseSettings):
 
     def shard_id_list(self) -> list[int]:
         return _numbers("SHARD_IDS", self.shard_ids)
+
+
+def public_address(value: str) -> str:
+    """PUBLIC_URL checked: empty, or http(s)://host[:port][/path], with no query,
+    fragment or password; kept without its last slash."""
+    text = value.strip()
+    if not text:
+        return ""
+    parts = urlsplit(text)
+    try:
+        port_ok = parts.port is None or 0 < parts.port < 65536
+    except ValueError:
+        port_ok = False
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or parts.query
+        or parts.fragment
+        or parts.username is not None
+        or not port_ok
+        or any(c.isspace() for c in text)
+    ):
+        shown = repr(value) if parts.username is None and parts.password is None else "that"
+        raise ValueError(
+            "is the address people reach the pages at, like https://domino.example.org,"
+            f" not {shown}"
+        )
+    return text.rstrip("/")
 
 
 def one_of(read: str, choices: Sequence[str], typed: str) -> str:

@@ -38,3 +38,7 @@ NOT_A_NAME = N_(
 RESERVED_NAME = N_(
     "'{name}' is how the bot names a computer player or an empty seat; choose a name of your own."
 )
+
+
+# ----- the web pages (issue 34) --------------------------------------------------------
+WEB_PAGE = N_("This community's page (JSON): {url}")

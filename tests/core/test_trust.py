@@ -33,6 +33,7 @@ failure, unshrunk. The test prints the steps it ran.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import shutil
@@ -188,6 +189,7 @@ class TrustMachine(RuleBasedStateMachine):
         self.store: Store = self.run(Store.open(f"sqlite:///{self.folder}/bot.sqlite3"))
         self.clock = Clock()
         self.deals = random.Random(0)
+        self.web_seen: dict[str, int] = {}  # the web pages' keys given out: their community
         self.service = self.new_service()
         # the hard computer player thinks for a while, and how far it gets depends on the
         # machine's speed: here it plays as the normal one, the same every run
@@ -652,6 +654,57 @@ class TrustMachine(RuleBasedStateMachine):
             if old is not None and (truth is None or truth.id != old.id):
                 status = self.run(self.store.games.load(old.id)).status
                 TALLY.finished += status == "finished"
+
+    @invariant()
+    def web_pages_show_the_room_only(self) -> None:
+        """Issue 34: the web page of each game names no tile hidden from the room (its
+        replays are of hands over); a community's page lists its own games only; every
+        key of a community whose pages are off shows nothing."""
+        service, web = self.service, self.store.web
+        communities: dict[int, bool] = {}
+        for key, truth in self.truths.items():
+            community = self.community_id(key)
+            if community not in communities:
+                communities[community] = self.run(web.is_open(community))
+            if truth is None or truth.row.status == "lobby":
+                continue
+            found = self.run(service.web_key("game", truth.id))
+            if found is None:
+                assert not communities[community], f"no page for game {truth.id}"
+                continue
+            self.web_seen[found] = community
+            page = self.run(service.web_game(found))
+            assert page is not None, f"game {truth.id}'s key shows nothing"
+            now = {k: v for k, v in page.items() if k != "hands"}
+            drawn = now["table"]["opening_draw"]
+            if drawn and tuple(Tile.parse(t) for t in drawn) == truth.drawn:
+                now["table"] = {**now["table"], "opening_draw": []}  # the game's own: public
+            text = json.dumps(now)
+            named = named_tiles(text) - draw_told(now["text"], truth)
+            self.no_hidden(named, truth, None, "the game's web page", "the last step")
+            in_play = page["table"]["revealed"] is None
+            for past in page["hands"]:
+                assert not in_play or past["hand"] < page["table"]["hand"], (
+                    "a hand in play replayed"
+                )
+        for community, open_ in communities.items():
+            found = self.run(web.key_for("community", community, community, self.clock()))
+            self.web_seen[found] = community
+            page = self.run(service.web_community(found))
+            if not open_:
+                continue
+            assert page is not None
+            for game in page["games"]:
+                named = self.run(web.find("game", game["key"]))
+                assert named is not None and named.community_id == community, (
+                    f"community {community}'s page lists a game of another community"
+                )
+        for found, community in self.web_seen.items():
+            if not self.run(web.is_open(community)):
+                assert self.run(service.web_game(found)) is None
+                assert self.run(service.web_community(found)) is None
+        # the keys made here are made as a door's link would make them: not a command's
+        self.state["web_keys"] = self.run(dump(self.store))["web_keys"]
 
     @invariant()
     def tiles_add_up(self) -> None:

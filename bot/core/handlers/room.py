@@ -20,6 +20,8 @@ from engine.presets import option_about, preset_names
 from engine.rules import option_bounds, option_spec
 from lang import LANGUAGES, language, tr
 
+NEW_WORDS = ("new", "nuevo", "nueva", "nuevas", "novo", "nova", "novas")  # settings web new
+
 
 @handles("settings")
 async def settings(session: Session) -> None:
@@ -37,6 +39,8 @@ async def settings(session: Session) -> None:
         listed = settings.shown()
         if listed.get("turn_timeout") == 0:  # turns wait for their player
             listed["turn_timeout"] = "off"
+        if not await session.store.web.is_open(session.community.id):
+            listed["web"] = "off"  # the community's pages (settings web on shows them)
         session.tell(texts.settings_text(session.own, listed, house))
         return
     if args[0].lower() == "options":
@@ -49,6 +53,9 @@ async def settings(session: Session) -> None:
     if name == "language" and value == "on":  # the dispatch reads Spanish "en" as "on"
         value = "en"
     change = setting(name, value)
+    if name == "web":  # the community's, not the room's
+        await web_pages(session, change["web"])
+        return
     changed = await session.store.people.change_settings(session.room.id, **change)
     session.room = replace(session.room, settings=changed)
     session.desk.room_changed(session.community.id, session.room, session.now)
@@ -56,6 +63,17 @@ async def settings(session: Session) -> None:
         session.lang = language(value)
     message, value = changed_words(session, name, change)
     session.say(message, name=name, value=value)
+
+
+async def web_pages(session: Session, value: str) -> None:
+    """``settings web on|off|new``: the community's pages shown or not (every key of
+    theirs answers 404 while off), or given new keys (the old ones answer 404)."""
+    web, community = session.store.web, session.community.id
+    if value == "new":
+        await web.renew(community, session.now)
+    else:
+        await web.set_open(community, value == "on", session.now)
+    session.say(texts.WEB_CHANGED[value])
 
 
 def changed_words(session: Session, name: str, change: dict[str, Any]) -> tuple[str, str]:
@@ -134,6 +152,14 @@ def setting(name: str, value: str) -> dict[str, Any]:
         if flag is None:
             raise Refusal(texts.ON_OR_OFF, name=name)
         return {"numerals": flag}
+    if name == "web":
+        word = value.strip().lower()
+        if word in NEW_WORDS:
+            return {"web": "new"}
+        flag = house_rules.yes_or_no(word)
+        if flag is None:
+            raise Refusal(texts.WEB_HOW)
+        return {"web": "on" if flag else "off"}
     if name == "options":  # read apart: settings options [preset] name=value ...
         raise Refusal(texts.SETTINGS_OPTIONS_HOW)
     raise Refusal(texts.UNKNOWN_SETTING, name=name, names=", ".join(SETTINGS))

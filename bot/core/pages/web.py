@@ -1,0 +1,223 @@
+"""The web pages' questions (issue 34), asked by the web door through
+:class:`~bot.core.service.GameService`: a key's page as JSON-ready data, or None.
+
+None answers every key that names nothing now: unknown, retired by ``settings web new``,
+of another kind of page, or of a community whose pages are off; the door answers all of
+them with the same 404. A key is made the first time something needs a link
+(:meth:`WebPages.key`). Keys never reach a log line: nothing here logs one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from bot.core import texts
+from bot.core.pages.game import Replays, game_page, when
+from bot.core.pages.tournament import tournament_page
+from bot.core.ratings import shown_rating
+from bot.core.seats import seats_from
+from bot.core.session import game_of
+from bot.core.showing import name_of
+from bot.core.standings import FAMILIES
+from bot.core.tournament import state
+from lang import LANGUAGES, language, tr
+from storage.errors import NotFound
+from storage.games import GameRow
+from storage.notes import RoomSettings
+from storage.stats import PERIODS, period_start
+from storage.store import Store
+from storage.web import Kind
+
+RECENT_GAMES = 20
+
+
+class WebPages:
+    def __init__(self, store: Store, clock: Callable[[], datetime]) -> None:
+        self.store = store
+        self.clock = clock
+        self.replays = Replays()
+
+    # ----- keys ------------------------------------------------------------------------
+
+    async def key(self, kind: Kind, target: int) -> str | None:
+        """The key of the page of ``kind`` ``target`` (a game, a tournament, a community
+        by storage's id), made now if it has none; None when there is no such thing or
+        its community's pages are off."""
+        community = await self._community_of(kind, target)
+        if community is None or not await self.store.web.is_open(community):
+            return None
+        return await self.store.web.key_for(kind, target, community, self.clock())
+
+    async def _community_of(self, kind: Kind, target: int) -> int | None:
+        try:
+            if kind == "game":
+                row = await self.store.games.load(target)
+                return (await self.store.people.room_by_id(row.room_id)).community_id
+            if kind == "tournament":
+                return (await self.store.tournaments.load(target)).community_id
+            return (await self.store.people.community_by_id(target)).id
+        except NotFound:
+            return None
+
+    async def _game_key(self, game_id: int, room_id: int) -> str | None:
+        room = await self.store.people.room_by_id(room_id)
+        if not await self.store.web.is_open(room.community_id):
+            return None
+        return await self.store.web.key_for("game", game_id, room.community_id, self.clock())
+
+    # ----- the pages -------------------------------------------------------------------
+
+    async def game(self, key: str, lang: str | None = None) -> dict[str, Any] | None:
+        named = await self.store.web.find("game", key)
+        if named is None:
+            return None
+        try:
+            row, record = await self.store.games.with_record(named.target)
+            room = await self.store.people.room_by_id(row.room_id)
+        except NotFound:
+            return None
+        spoken = await self._language(named.community_id, room.settings, lang)
+        return game_page(row, record, spoken, self.clock(), self.replays)
+
+    async def tournament(self, key: str, lang: str | None = None) -> dict[str, Any] | None:
+        named = await self.store.web.find("tournament", key)
+        if named is None:
+            return None
+        try:
+            event = await state.load_id(self.store, named.target)
+            room = await self.store.people.room_by_id(event.row.room_id)
+        except NotFound:
+            return None
+        spoken = await self._language(named.community_id, room.settings, lang)
+        live: dict[int, list[int]] = {}
+        keys: dict[int, str] = {}
+        for table in event.tables:
+            if table.game_id is None:
+                continue
+            try:
+                row = await self.store.games.load(table.game_id)
+            except NotFound:
+                continue
+            if table.status == "playing" and row.status == "playing":
+                game = game_of(row)
+                if game is not None:
+                    live[row.id] = list(game.live_scores)
+            found = await self._game_key(row.id, row.room_id)
+            if found is not None:
+                keys[row.id] = found
+        logs = await self.store.tournaments.logs(event.id)
+        people: dict[int, str] = {}
+        for user_id in {log.by_user for log in logs if log.by_user is not None}:
+            try:
+                user = await self.store.people.user_by_id(user_id)
+            except NotFound:
+                continue
+            people[user_id] = user.name or tr(spoken, "(anonymous)")
+        return tournament_page(event, spoken, self.clock(), live, keys, logs, people)
+
+    async def community(self, key: str, lang: str | None = None) -> dict[str, Any] | None:
+        named = await self.store.web.find("community", key)
+        if named is None:
+            return None
+        community = await self.store.people.community_by_id(named.target)
+        spoken = language(lang if lang in LANGUAGES else community.locale)
+        now = self.clock()
+        anonymous = tr(spoken, "(anonymous)")
+        boards: dict[str, Any] = {}
+        for family in dict.fromkeys(FAMILIES.values()):
+            boards[family] = {
+                "title": tr(spoken, texts.RATED_LEADERBOARD[family]),
+                "periods": {
+                    period: [
+                        {
+                            "place": place,
+                            "name": s.name or anonymous,
+                            "games": s.games,
+                            "wins": s.wins,
+                            "points_for": s.points_for,
+                            "points_against": s.points_against,
+                            "rating": shown_rating(s.rating) if s.rating is not None else None,
+                        }
+                        for place, s in enumerate(
+                            await self.store.stats.leaderboard(
+                                community.id, None, period_start(period, now), family
+                            ),
+                            1,
+                        )
+                    ]
+                    for period in PERIODS
+                },
+            }
+        pairs = {
+            period: [
+                {
+                    "place": place,
+                    "names": [n or anonymous for n in p.names],
+                    "games": p.games,
+                    "wins": p.wins,
+                }
+                for place, p in enumerate(
+                    await self.store.stats.pairs(community.id, period_start(period, now)), 1
+                )
+            ]
+            for period in PERIODS
+        }
+        games = []
+        for found in await self.store.web.recent_games(community.id, RECENT_GAMES):
+            try:
+                row = await self.store.games.load(found.id)
+            except NotFound:
+                continue
+            game_key = await self.store.web.key_for("game", row.id, community.id, now)
+            games.append(_game_line(row, game_key, spoken))
+        tournaments = []
+        for found in await self.store.web.recent_tournaments(community.id):
+            event = await self.store.tournaments.load(found.id)
+            tournament_key = await self.store.web.key_for("tournament", event.id, community.id, now)
+            tournaments.append(
+                {
+                    "key": tournament_key,
+                    "name": event.name,
+                    "status": event.status,
+                    "round": event.round,
+                }
+            )
+        return {
+            "kind": "community",
+            "lang": spoken,
+            "name": community.name,
+            "leaderboards": boards,
+            "pairs": {"title": tr(spoken, texts.PAIRS_LEADERBOARD), "periods": pairs},
+            "games": games,
+            "tournaments": tournaments,
+        }
+
+    async def _language(self, community_id: int, settings: RoomSettings, lang: str | None) -> str:
+        """``lang`` when it is one of ours, else the room's language, else its
+        community's."""
+        if lang in LANGUAGES:
+            return language(lang)
+        if settings.language:
+            return language(settings.language)
+        community = await self.store.people.community_by_id(community_id)
+        return language(community.locale)
+
+
+def _game_line(row: GameRow, key: str, lang: str) -> dict[str, Any]:
+    """A game in the community's list: its key, preset, status, players and scores."""
+    seats = seats_from(row.seats)
+    game = game_of(row)
+    count = game.players if game is not None else len(seats)
+    return {
+        "key": key,
+        "preset": row.preset,
+        "title": texts.preset_name(lang, row.preset),
+        "status": row.status,
+        "players": [name_of(s, i, lang) for i, s in enumerate(seats[:count])],
+        "scores": list(game.live_scores) if game is not None else [],
+        "winner": game.outcome.winner if game is not None and game.outcome else None,
+        "created_at": when(row.created_at),
+        "finished_at": when(row.finished_at),
+    }
