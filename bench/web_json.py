@@ -36,7 +36,7 @@ async def main() -> None:
                 room.clock.advance(30)  # the pause between hands
                 room.log += await room.tick()
         service = room.service
-        key = await service.web_key("game", 1)
+        key = await service.pages.key("game", 1)
         assert key is not None
         started = time.perf_counter()
         page = await WebPages(store, room.clock).game(key)
@@ -44,14 +44,14 @@ async def main() -> None:
         assert page is not None
         started = time.perf_counter()
         for _ in range(20):
-            await service.web_game(key)
+            await service.pages.game(key)
         warm = (time.perf_counter() - started) / 20
         size = len(json.dumps(page, separators=(",", ":")))
-        community = await service.web_key_of(room.place)
+        community = await service.pages.key_of(room.place)
         assert community is not None
         started = time.perf_counter()
         for _ in range(5):
-            await service.web_community(community)
+            await service.pages.community(community)
         board = (time.perf_counter() - started) / 5
         print(
             f"game of {len(page['hands'])} hands, {page['moves']} moves: JSON {size / 1024:.0f} KB;"

@@ -89,7 +89,7 @@ async def _run(settings: Settings) -> int:
         pages = await _start_pages(settings, service)
         try:
             if pages is not None:  # the newcomer can open it at once (on the screen, no log)
-                key = await service.web_key_of(console.place)
+                key = await service.pages.key_of(console.place)
                 if key is not None:
                     url = f"{settings.web_base()}/c/{key}.json"
                     lang = await service.language_of(console.place)
@@ -110,7 +110,7 @@ async def _start_pages(settings: Settings, service: GameService) -> WebDoor | No
     is off or its port is taken (one WARNING line: the bot goes on without pages)."""
     if settings.web_port is None:
         return None
-    door = WebDoor(service, settings.web_host, settings.web_port)
+    door = WebDoor(service.pages, settings.web_host, settings.web_port)
     return door if await door.start() else None
 
 

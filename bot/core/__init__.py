@@ -4,8 +4,9 @@ This package's names are its whole public surface: the doors (bot/doors/) import
 nothing else of the core (an import-linter contract in pyproject.toml holds them to it).
 
 - :class:`GameService`: the door (``handle``) and the few read-only questions the doors
-  ask; among them the web pages' (``web_key``, ``web_key_of``, ``web_game``,
-  ``web_tournament``, ``web_community``: a page's JSON-ready data, docs/web.md).
+  ask (ten public methods in all).
+- :class:`WebPages` (``GameService.pages``): the web pages' read-only questions (a page's
+  key, a key's page as JSON-ready data, docs/web.md); the web door is given this alone.
 - :class:`Command` and the people and places in it; the effects that come back (``Say``,
   ``Board``, ``Hand``...), plain values for a door to deliver.
 - :class:`Posts`: what the doors keep in storage while they deliver (which message is a
@@ -48,6 +49,7 @@ from bot.core.model import (
     TurnCall,
     private_to,
 )
+from bot.core.pages.web import WebPages
 from bot.core.posts import RELEASED, Posts
 from bot.core.registry import (
     TYPED_NUMBER_PATTERN,
@@ -106,6 +108,7 @@ __all__ = [
     "TableTold",
     "TurnCall",
     "Unavailable",
+    "WebPages",
     "asks_admin",
     "command_named",
     "community_admins",

@@ -41,7 +41,6 @@ from storage.errors import Conflict, DamagedGame, NotFound, StorageError, Unavai
 from storage.games import SET_ASIDE, GameRow
 from storage.store import Store
 from storage.timers import Timer
-from storage.web import Kind
 
 __all__ = ["GameService", "StorageError", "Unavailable"]
 
@@ -83,7 +82,8 @@ class GameService:
         self._locks = RoomLocks()  # one command at a time in each room of this process
         self._settled_at: datetime | None = None  # when unwritten results were last looked for
         self._expired_on: object = None  # the day results older than a year were last taken out
-        self.pages = WebPages(store, clock)  # the web pages' questions (bot/core/pages/)
+        # the web pages' questions (bot/core/pages/): the web door is given these alone
+        self.pages = WebPages(store, clock)
 
     # ----- commands in, effects out ------------------------------------------------------
 
@@ -373,35 +373,6 @@ class GameService:
                 preset = room.settings.preset or DEFAULT_PRESET
             rules = house_rules.room_rules(room.settings, preset)
         return house_rules.offered(complete, rules, typed, given, language(lang))
-
-    # ----- the web pages (read-only; None: no such page now, whichever the reason) -------
-
-    async def web_key(self, kind: Kind, target: int) -> str | None:
-        """The key of the page of a ``"game"``, ``"tournament"`` or ``"community"`` (by
-        storage's id), made the first time a link needs it; None when there is no such
-        thing or its community's pages are off (``settings web off``)."""
-        return await self.pages.key(kind, target)
-
-    async def web_key_of(self, place: Place) -> str | None:
-        """The key of the page of ``place``'s community (as :meth:`web_key`)."""
-        community, _room = await self.desk.room(place, self.clock())
-        return await self.pages.key("community", community.id)
-
-    async def web_game(self, key: str, lang: str | None = None) -> dict[str, Any] | None:
-        """The game page of ``key`` as JSON-ready data (docs/web.md), in ``lang`` (else
-        the room's language): what the room sees and no more, and its finished hands move
-        by move. None for a key that names no game page now."""
-        return await self.pages.game(key, lang)
-
-    async def web_tournament(self, key: str, lang: str | None = None) -> dict[str, Any] | None:
-        """The tournament page of ``key`` (as :meth:`web_game`): standings, rounds,
-        tables, crosstable, the judges' log."""
-        return await self.pages.tournament(key, lang)
-
-    async def web_community(self, key: str, lang: str | None = None) -> dict[str, Any] | None:
-        """The community page of ``key`` (as :meth:`web_game`): leaderboards by family
-        and period, the pairs, recent games and tournaments with their keys."""
-        return await self.pages.community(key, lang)
 
     async def _place_of_room(self, room_id: int) -> Place:
         room = await self.store.people.room_by_id(room_id)

@@ -64,7 +64,7 @@ async def step(room: Room, rng: random.Random) -> bool:
 async def check_hidden(room: Room, store: Store, key: str) -> dict[str, Any]:
     """The game's JSON now, checked: no tile of a hand in play or of the boneyard
     anywhere but in the replays of hands already over, and those are over."""
-    page = await room.service.web_game(key)
+    page = await room.service.pages.game(key)
     assert page is not None
     row = await store.games.load(1)
     game = game_of(row)
@@ -103,7 +103,7 @@ async def test_a_game_page_never_shows_a_hidden_tile(
         room = await Room.open(store)
         rng = random.Random(seed)
         await open_game(room, preset)
-        key = await room.service.web_key("game", 1)
+        key = await room.service.pages.key("game", 1)
         assert key is not None
         await check_hidden(room, store, key)
         for _ in range(steps):
@@ -121,15 +121,15 @@ async def test_keys_are_long_random_and_made_once(any_store: Store) -> None:
     room = await Room.open(any_store)
     await open_game(room, "draw")
     assert KEY_BYTES * 8 >= 80
-    key = await room.service.web_key("game", 1)
+    key = await room.service.pages.key("game", 1)
     assert key is not None and well_formed(key) and len(key) * 6 >= 128
-    assert await room.service.web_key("game", 1) == key  # one live key a game
-    community = await room.service.web_key_of(room.place)
+    assert await room.service.pages.key("game", 1) == key  # one live key a game
+    community = await room.service.pages.key_of(room.place)
     assert community is not None and community != key
-    assert await room.service.web_key("game", 999) is None  # no such game: no key
+    assert await room.service.pages.key("game", 999) is None  # no such game: no key
     lobby = Room(room.service, room.clock, Place("console", "local", "otra", "Casa", "en"))
     await lobby.say("Ana", "/new block")
-    shown = await room.service.web_game(await room.service.web_key("game", 2) or "")
+    shown = await room.service.pages.game(await room.service.pages.key("game", 2) or "")
     assert shown is not None and shown["status"] == "lobby" and shown["table"] is None
     assert [p["name"] for p in shown["players"]][:1] == ["Ana"]
 
@@ -137,7 +137,7 @@ async def test_keys_are_long_random_and_made_once(any_store: Store) -> None:
 async def test_a_key_asked_for_at_once_is_made_once(any_store: Store) -> None:
     room = await Room.open(any_store)
     await open_game(room, "draw")
-    made = await asyncio.gather(*(room.service.web_key("game", 1) for _ in range(8)))
+    made = await asyncio.gather(*(room.service.pages.key("game", 1) for _ in range(8)))
     assert len(set(made)) == 1 and made[0] is not None
 
 
@@ -148,56 +148,56 @@ async def test_another_communitys_key_never_serves(any_store: Store) -> None:
     await other.say("Zoe", "/new block")
     await other.say("Yan", "/join")
     await other.say("Zoe", "/begin fill")
-    mine = await room.service.web_key_of(room.place)
-    theirs = await room.service.web_key_of(OTHER)
+    mine = await room.service.pages.key_of(room.place)
+    theirs = await room.service.pages.key_of(OTHER)
     assert mine and theirs
-    page = await room.service.web_community(mine)
+    page = await room.service.pages.community(mine)
     assert page is not None
     listed = [g["key"] for g in page["games"]]
-    their_game = await room.service.web_key("game", 2)
+    their_game = await room.service.pages.key("game", 2)
     assert their_game not in listed and len(listed) == 1
-    their_page = await room.service.web_community(theirs)
+    their_page = await room.service.pages.community(theirs)
     assert their_page is not None and [g["key"] for g in their_page["games"]] == [their_game]
     # a key serves as its own kind of page only
-    assert await room.service.web_tournament(mine) is None
-    assert await room.service.web_game(mine) is None
-    assert await room.service.web_community(listed[0]) is None
+    assert await room.service.pages.tournament(mine) is None
+    assert await room.service.pages.game(mine) is None
+    assert await room.service.pages.community(listed[0]) is None
     # off here: the other community's pages go on
     await room.say("Ana", "/settings web off", admin=True)
-    assert await room.service.web_community(mine) is None
-    assert await room.service.web_game(listed[0]) is None
-    assert await room.service.web_community(theirs) is not None
-    assert await room.service.web_game(their_game or "") is not None
+    assert await room.service.pages.community(mine) is None
+    assert await room.service.pages.game(listed[0]) is None
+    assert await room.service.pages.community(theirs) is not None
+    assert await room.service.pages.game(their_game or "") is not None
 
 
 async def test_web_off_on_and_new(any_store: Store) -> None:
     room = await Room.open(any_store)
     await open_game(room, "draw")
     service = room.service
-    game, community = await service.web_key("game", 1), await service.web_key_of(room.place)
+    game, community = await service.pages.key("game", 1), await service.pages.key_of(room.place)
     assert game and community
     refused = await room.say("Beto", "/settings web off")  # not an admin: nothing changes
-    assert await service.web_game(game) is not None, refused
+    assert await service.pages.game(game) is not None, refused
     said = await room.say("Ana", "/settings web off", admin=True)
     assert "off" in " ".join(getattr(e, "text", "") for e in said)
-    assert await service.web_game(game) is None
-    assert await service.web_community(community) is None
-    assert await service.web_key("game", 1) is None  # no link is made while off
+    assert await service.pages.game(game) is None
+    assert await service.pages.community(community) is None
+    assert await service.pages.key("game", 1) is None  # no link is made while off
     listed = await room.say("Ana", "/settings", admin=True)
     assert "web=off" in " ".join(getattr(e, "text", "") for e in listed)
     await room.say("Ana", "/settings web on", admin=True)
-    assert await service.web_game(game) is not None
-    assert await service.web_community(community) is not None
+    assert await service.pages.game(game) is not None
+    assert await service.pages.community(community) is not None
     await room.say("Ana", "/settings web new", admin=True)
-    assert await service.web_game(game) is None
-    assert await service.web_community(community) is None
+    assert await service.pages.game(game) is None
+    assert await service.pages.community(community) is None
     fresh_game, fresh_community = (
-        await service.web_key("game", 1),
-        await service.web_key_of(room.place),
+        await service.pages.key("game", 1),
+        await service.pages.key_of(room.place),
     )
     assert fresh_game and fresh_game != game and fresh_community != community
-    assert await service.web_game(fresh_game) is not None
-    assert await service.web_community(fresh_community or "") is not None
+    assert await service.pages.game(fresh_game) is not None
+    assert await service.pages.community(fresh_community or "") is not None
     wrong = await room.say("Ana", "/settings web maybe", admin=True)
     assert "/settings web on" in " ".join(getattr(e, "text", "") for e in wrong)
 
@@ -206,13 +206,13 @@ async def test_no_key_in_the_log_at_debug(store: Store, caplog: pytest.LogCaptur
     caplog.set_level(logging.DEBUG)
     room = await Room.open(store)
     await open_game(room, "draw")
-    game = await room.service.web_key("game", 1)
-    community = await room.service.web_key_of(room.place)
+    game = await room.service.pages.key("game", 1)
+    community = await room.service.pages.key_of(room.place)
     assert game and community
-    await room.service.web_game(game)
-    await room.service.web_community(community)
+    await room.service.pages.game(game)
+    await room.service.pages.community(community)
     await room.say("Ana", "/settings web new", admin=True)
-    await room.service.web_game(game)
+    await room.service.pages.game(game)
     logged = "\n".join(r.getMessage() for r in caplog.records) + caplog.text
     assert game not in logged and community not in logged
 
@@ -225,7 +225,7 @@ async def test_a_finished_games_page_replays_every_hand_as_the_record_has_it(
         pytest.skip(f"no preset {preset}")
     room = await Room.open(store)
     await open_game(room, f"{preset} 1")
-    key = await room.service.web_key("game", 1)
+    key = await room.service.pages.key("game", 1)
     assert key is not None
     rng = random.Random(3)
     for _ in range(3000):
@@ -233,7 +233,7 @@ async def test_a_finished_games_page_replays_every_hand_as_the_record_has_it(
             break
     row = await store.games.load(1)
     assert row.status == "finished"
-    page = await room.service.web_game(key)
+    page = await room.service.pages.game(key)
     assert page is not None and page["outcome"] is not None
     record = await store.games.record(1)
     assert len(page["hands"]) == len(record["hands"])

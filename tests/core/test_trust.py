@@ -676,12 +676,12 @@ class TrustMachine(RuleBasedStateMachine):
             if self.web_checked.get(("game", truth.id)) == seen:
                 continue  # its page is built from the same row as when last read
             self.web_checked[("game", truth.id)] = seen
-            found = self.run(service.web_key("game", truth.id))
+            found = self.run(service.pages.key("game", truth.id))
             if found is None:
                 assert not communities[community], f"no page for game {truth.id}"
                 continue
             self.web_seen[found] = community
-            page = self.run(service.web_game(found))
+            page = self.run(service.pages.game(found))
             assert page is not None, f"game {truth.id}'s key shows nothing"
             now = {k: v for k, v in page.items() if k != "hands"}
             drawn = now["table"]["opening_draw"]
@@ -702,7 +702,7 @@ class TrustMachine(RuleBasedStateMachine):
             self.web_checked[("community", community)] = (open_, games)
             found = self.run(web.key_for("community", community, community, self.clock()))
             self.web_seen[found] = community
-            page = self.run(service.web_community(found))
+            page = self.run(service.pages.community(found))
             if not open_:
                 continue
             assert page is not None
@@ -713,8 +713,8 @@ class TrustMachine(RuleBasedStateMachine):
                 )
         for found, community in self.web_seen.items():
             if not self.run(web.is_open(community)):
-                assert self.run(service.web_game(found)) is None
-                assert self.run(service.web_community(found)) is None
+                assert self.run(service.pages.game(found)) is None
+                assert self.run(service.pages.community(found)) is None
         # the keys made here are made as a door's link would make them: not a command's
         self.state["web_keys"] = self.run(dump(self.store))["web_keys"]
 

@@ -1,5 +1,6 @@
-"""The web pages' questions (issue 34), asked by the web door through
-:class:`~bot.core.service.GameService`: a key's page as JSON-ready data, or None.
+"""The web pages' questions (issue 34): a key's page as JSON-ready data, or None. The web
+door is given a :class:`WebPages` (``GameService.pages``) and nothing else of the core:
+it reads, it never commands.
 
 None answers every key that names nothing now: unknown, retired by ``settings web new``,
 of another kind of page, or of a community whose pages are off; the door answers all of
@@ -14,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.core import texts
+from bot.core.model import Place
 from bot.core.pages.game import Replays, game_page, when
 from bot.core.pages.tournament import tournament_page
 from bot.core.ratings import shown_rating
@@ -49,6 +51,13 @@ class WebPages:
         if community is None or not await self.store.web.is_open(community):
             return None
         return await self.store.web.key_for(kind, target, community, self.clock())
+
+    async def key_of(self, place: Place) -> str | None:
+        """The key of the page of ``place``'s community (as :meth:`key`)."""
+        community = await self.store.people.community(
+            place.platform, place.community, self.clock(), place.community_name, place.locale
+        )
+        return await self.key("community", community.id)
 
     async def _community_of(self, kind: Kind, target: int) -> int | None:
         try:

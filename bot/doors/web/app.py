@@ -1,5 +1,6 @@
 """The web door's application: ``GET /g/<key>.json``, ``/t/<key>.json``, ``/c/<key>.json``
-(and HEAD), each a page's JSON from the service (docs/web.md), and its listener.
+(and HEAD), each a page's JSON from the core's read-only ``WebPages`` (docs/web.md), and
+its listener.
 
 Read-only and anonymous: no cookie is set or read, no form or command is taken, any
 method but GET and HEAD is refused. Every key that names no page now (unknown, retired,
@@ -17,7 +18,7 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.core import GameService, Unavailable
+from bot.core import Unavailable, WebPages
 from lang import LANGUAGES
 
 log = logging.getLogger(__name__)
@@ -47,15 +48,15 @@ UNAVAILABLE = {"error": "unavailable, try again shortly"}
 FAILED = {"error": "something went wrong"}
 
 
-def make_app(service: GameService) -> web.Application:
-    """The pages' application over ``service``'s read-only questions."""
+def make_app(pages: WebPages) -> web.Application:
+    """The pages' application over the core's read-only questions (``GameService.pages``)."""
     app = web.Application(middlewares=[_guard])
-    pages: dict[str, Page] = {
-        "g": service.web_game,
-        "t": service.web_tournament,
-        "c": service.web_community,
+    served: dict[str, Page] = {
+        "g": pages.game,
+        "t": pages.tournament,
+        "c": pages.community,
     }
-    for letter, page in pages.items():
+    for letter, page in served.items():
         app.router.add_get(f"/{letter}/{KEY}.json", _serve(page))
     return app
 
@@ -101,10 +102,10 @@ async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
 class WebDoor:
     """The pages' listener, beside the other doors."""
 
-    def __init__(self, service: GameService, host: str, port: int) -> None:
+    def __init__(self, pages: WebPages, host: str, port: int) -> None:
         self.host, self.port = host, port
         # access_log None: aiohttp would write every address asked for, keys and all
-        self._runner = web.AppRunner(make_app(service), access_log=None, handle_signals=False)
+        self._runner = web.AppRunner(make_app(pages), access_log=None, handle_signals=False)
         self._started = False
 
     async def start(self) -> bool:

@@ -15,9 +15,9 @@ from storage.store import Store
 
 async def page_of(sim: Simulator) -> dict[str, Any]:
     event = await sim.event()
-    key = await sim.service.web_key("tournament", event.id)
+    key = await sim.service.pages.key("tournament", event.id)
     assert key is not None
-    page = await sim.service.web_tournament(key, "en")
+    page = await sim.service.pages.tournament(key, "en")
     assert page is not None
     return page
 
@@ -39,7 +39,7 @@ async def test_the_tournament_page_follows_the_event(store: Store) -> None:
     for table in first["tables"]:
         assert table["status"] in ("waiting", "playing", "done")
         assert table["game"] is not None  # each table's game has its page
-        game = await sim.service.web_game(table["game"], "en")
+        game = await sim.service.pages.game(table["game"], "en")
         assert game is not None and game["kind"] == "game"
         if table["status"] == "playing":
             assert table["score"] == game["scores"]  # the live score
@@ -66,9 +66,9 @@ async def test_the_tournament_page_follows_the_event(store: Store) -> None:
         assert sum(r["for"] for r in played) == standing["points_for"]
         assert len(played) == standing["played"]
     # the hall's community page lists the tournament with the same key
-    community = await sim.service.web_key_of(HALL)
+    community = await sim.service.pages.key_of(HALL)
     assert community is not None
-    listed = await sim.service.web_community(community)
+    listed = await sim.service.pages.community(community)
     assert listed is not None
-    key = await sim.service.web_key("tournament", event.id)
+    key = await sim.service.pages.key("tournament", event.id)
     assert [t["key"] for t in listed["tournaments"]] == [key]

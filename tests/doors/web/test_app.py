@@ -26,7 +26,7 @@ async def opened(tmp_path: Path) -> AsyncIterator[tuple[Room, Client]]:
     await room.say("Ana", "/new draw")
     await room.say("Beto", "/join")
     await room.say("Ana", "/begin fill")
-    door = WebDoor(room.service, "127.0.0.1", free_port())
+    door = WebDoor(room.service.pages, "127.0.0.1", free_port())
     assert await door.start()
     client = Client(f"http://127.0.0.1:{door.port}")
     try:
@@ -76,8 +76,8 @@ async def test_pages_serve_their_json_with_the_security_headers(
     opened: tuple[Room, Client],
 ) -> None:
     room, client = opened
-    game = await room.service.web_key("game", 1)
-    community = await room.service.web_key_of(room.place)
+    game = await room.service.pages.key("game", 1)
+    community = await room.service.pages.key_of(room.place)
     status, headers, body = await fetch(client, f"/g/{game}.json?lang=pt")
     assert status == 200, body
     assert headers["Content-Type"].startswith("application/json")
@@ -103,8 +103,8 @@ async def test_unknown_and_switched_off_keys_answer_the_same_404(
 ) -> None:
     caplog.set_level(logging.DEBUG)
     room, client = opened
-    game = await room.service.web_key("game", 1)
-    community = await room.service.web_key_of(room.place)
+    game = await room.service.pages.key("game", 1)
+    community = await room.service.pages.key_of(room.place)
     assert game and community
     unknown = await fetch(client, "/g/AAAAAAAAAAAAAAAAAAAAAA.json")
     assert unknown[0] == 404
@@ -118,7 +118,7 @@ async def test_unknown_and_switched_off_keys_answer_the_same_404(
     assert (await fetch(client, f"/g/{game}.json"))[0] == 200
     await room.say("Ana", "/settings web new", admin=True)
     assert await fetch(client, f"/g/{game}.json") == unknown
-    fresh = await room.service.web_key("game", 1)
+    fresh = await room.service.pages.key("game", 1)
     assert (await fetch(client, f"/g/{fresh}.json"))[0] == 200
     logged = caplog.text + "\n".join(r.getMessage() for r in caplog.records)
     for key in (game, community, fresh or ""):
