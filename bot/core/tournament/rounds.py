@@ -449,10 +449,13 @@ def figure(line: Standing, tiebreak: str) -> str:
 
 
 def row_of(event: Event, place: int, s: Standing) -> tuple[str, ...]:
+    """A line of the standings as people read it: played counts the byes, as won does
+    (a bye is a round won), so a line never reads more won than played. The export's
+    CSV keeps its documented columns (``played`` without the byes, ``byes`` apart)."""
     entry: Entry = event.entry(s.entry)
     name = entry.name + (" ✗" if entry.status == "expelled" else "")
     return (
-        str(place), name, str(s.played), str(s.won), str(s.points_for),
+        str(place), name, str(s.played + s.byes), str(s.won), str(s.points_for),
         str(s.points_against), str(s.penalties), str(s.difference),
         *(figure(s, t) for t in tiebreak_columns(event)),
     )  # fmt: skip

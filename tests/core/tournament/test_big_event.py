@@ -143,3 +143,17 @@ async def test_the_list_of_a_big_event_fits_a_message_and_comes_whole_as_a_file(
     assert lines[-1] == f"… and {300 - len(lines) + 2} more: the whole list is in entries.csv."
     read = list(csv.DictReader(io.StringIO(file.data.decode())))
     assert [r["team"] for r in read] == [f"Los Invencibles de Ponce {n}" for n in range(1, 301)]
+
+
+def test_a_line_never_reads_more_won_than_played() -> None:
+    """A bye is a round won (docs/tournaments.md): the line's won/played and the
+    picture's played count it, so an entry that sat a round out never reads "3/2"."""
+    event = big_event(7, played=3)  # an odd field: a bye each round
+    [picture] = told(event)
+    assert isinstance(picture, Picture)
+    byes = {bye.entry for bye in event.byes}
+    assert byes
+    for line in picture.text.splitlines()[1:]:
+        won, played = (int(n) for n in line.split(" · ")[1].split("/"))
+        assert won <= played == 3, line
+    assert all(row[2] == "3" for row in picture.rows)  # every entry: 3 rounds, a bye or a table
