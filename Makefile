@@ -29,6 +29,7 @@ bench: $(VENV)/.bench
 	$(BIN)/python bench/caches.py  # memory with 50,000 people in 5,000 rooms
 	$(BIN)/python -m pytest -m slow -s -p no:cacheprovider tests  # 1,000 games under faults
 	$(BIN)/python bench/ai.py
+	$(BIN)/python bench/web.py  # the pages: 50 live games, 200 viewers; a move's cost
 
 lint: $(VENV)/.test
 	$(BIN)/python -m ruff check .

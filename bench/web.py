@@ -1,0 +1,344 @@
+"""The web pages under viewers (issue 34, "Speed"): the REAL bot program (``python -m bot``,
+the console, its pages on a free port) is the one process serving; this script is the
+people watching it.
+
+- **One long game's JSON** (first, in this process, on SQLite): a partnership game to 300
+  played through the service by two people and two computers, moves chosen at random;
+  its page's size, its first answer (which replays every finished hand), the next ones
+  (the replays kept), and the community's page.
+- **Live games**: a Swiss tournament of 100 computer pairs (50 tables of partnership to
+  200, computers playing: a hand at once, then the pause between hands), and Ana (the
+  console's person) playing draw against a computer in room ``mesa``.
+- **Viewers**: 200 people, each on one page (most on a table's game, some on the
+  tournament, a few on the community) asking for its JSON again and again, 0.5 to 1.5 s
+  apart. Prints p50/p95/max of the answer's time per address (the issue's bar: p95 ≤
+  30 ms).
+- **A move's cost**: the time from Ana's move typed to the console's answer (the
+  computer's reply in it), with nobody watching and with the viewers above.
+
+It prints figures; nothing here asserts a time (the tests never assert wall-clock speed).
+``--games``, ``--viewers``, ``--seconds``, ``--moves``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import shutil
+import socket
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+if sys.path and sys.path[0].endswith("bench"):
+    sys.path[0] = sys.path[0][: -len("bench")] or "."  # the repository, not bench/
+
+from aiohttp import ClientSession, ClientTimeout, TCPConnector
+
+from bot.core.pages.web import WebPages
+from bot.doors.console import PROMPT
+from storage.store import Store
+from tests.core.driver import Room
+from tests.core.test_pages import open_game, step
+from tests.doors.test_console import MOVE
+
+COMMUNITY = re.compile(r"(http://127\.0\.0\.1:\d+)/c/([A-Za-z0-9_-]{22})")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def moves_in(said: str) -> list[str]:
+    return [m.group(1) for m in (MOVE.search(line) for line in said.splitlines()) if m]
+
+
+async def long_game() -> None:
+    """One long game's JSON: its size, its first answer and the next ones (above)."""
+    folder = tempfile.mkdtemp()
+    store = await Store.open(f"sqlite:///{folder}/bench.sqlite3")
+    try:
+        room = await Room.open(store)
+        await open_game(room, "partnership 300")
+        rng = random.Random(5)
+        for _ in range(5000):
+            if not await step(room, rng):
+                if (await store.games.load(1)).status == "finished":
+                    break
+                room.clock.advance(30)  # the pause between hands
+                room.log += await room.tick()
+        service = room.service
+        key = await service.pages.key("game", 1)
+        assert key is not None
+        started = time.perf_counter()
+        page = await WebPages(store, room.clock).game(key)
+        first = time.perf_counter() - started
+        assert page is not None
+        started = time.perf_counter()
+        for _ in range(20):
+            await service.pages.game(key)
+        warm = (time.perf_counter() - started) / 20
+        size = len(json.dumps(page, separators=(",", ":")))
+        community = await service.pages.key_of(room.place)
+        assert community is not None
+        started = time.perf_counter()
+        for _ in range(5):
+            await service.pages.community(community)
+        board = (time.perf_counter() - started) / 5
+        print(
+            f"one game of {len(page['hands'])} hands, {page['moves']} moves: JSON"
+            f" {size / 1024:.0f} KB; first answer {first * 1000:.0f} ms, then"
+            f" {warm * 1000:.1f} ms; its community's page {board * 1000:.1f} ms"
+        )
+    finally:
+        await store.close()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+class Bot:
+    """The real program in console mode. Its output is read all the time (50 tables talk
+    between the lines typed: a full pipe would stop the bot); each line typed is answered
+    when the next prompt comes (one a line)."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.output = ""
+        self.prompts = 0
+        self._more = asyncio.Event()
+        self._reader = asyncio.create_task(self._read())
+
+    @staticmethod
+    async def start(home: Path, port: int) -> Bot:
+        env = {
+            **os.environ,
+            "DATABASE_URL": f"sqlite:///{home / 'db.sqlite3'}",
+            "CONSOLE_NAME": "Ana",
+            "CONSOLE_LANGUAGE": "en",
+            "PYTHONPATH": os.getcwd(),
+            "LOG_LEVEL": "WARNING",
+            "WEB_PORT": str(port),
+            "OPS_PORT": "off",
+        }
+        env.pop("TELEGRAM_TOKEN", None)
+        env.pop("DISCORD_TOKEN", None)
+        with open(home / "log.txt", "wb") as log:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "bot",
+                cwd=home,
+                env=env,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=log,
+            )
+        bot = Bot(process)
+        await bot._until(1)
+        return bot
+
+    async def _read(self) -> None:
+        assert self.process.stdout is not None
+        while data := await self.process.stdout.read(65536):
+            text = data.decode(errors="replace")
+            self.output += text
+            self.prompts += text.count(PROMPT)
+            if len(self.output) > 200_000:
+                self.output = self.output[-100_000:]
+            self._more.set()
+        self._more.set()
+
+    async def _until(self, prompts: int) -> None:
+        while self.prompts < prompts:
+            if self._reader.done():
+                raise RuntimeError("the bot stopped: " + self.output[-2000:])
+            self._more.clear()
+            await asyncio.wait_for(self._more.wait(), timeout=120)
+
+    async def type(self, line: str) -> str:
+        """Type ``line``; what the console printed until it waits again."""
+        assert self.process.stdin is not None
+        start, expected = len(self.output), self.prompts + 1
+        self.process.stdin.write((line + "\n").encode())
+        await self.process.stdin.drain()
+        await self._until(expected)
+        return self.output[start:]
+
+    async def quit(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(b"/quit\n")
+        await self.process.stdin.drain()
+        await asyncio.wait_for(self.process.wait(), timeout=60)
+        await self._reader
+
+
+@dataclass
+class Site:
+    base: str
+    community: str
+    mesa: str = ""  # Ana's game
+    tournament: str = ""
+    tables: list[str] = field(default_factory=list)  # the tournament's tables' games
+
+
+async def get_json(http: ClientSession, url: str) -> dict:  # type: ignore[type-arg]
+    async with http.get(url) as response:
+        assert response.status == 200, (url, response.status)
+        return await response.json()  # type: ignore[no-any-return]
+
+
+async def set_up(bot: Bot, http: ClientSession, games: int) -> Site:
+    found = COMMUNITY.search(bot.output)
+    assert found, bot.output[:500]
+    site = Site(*found.groups())
+    await bot.type("/room copa")
+    await bot.type("/tournament new Bench rounds=1 minutes=60 checkin=off")
+    for n in range(2 * games):
+        await bot.type(f"/tournament register Bots {n + 1} computer computer")
+    await bot.type("/tournament close")
+    await bot.type("/tournament start")
+    await bot.type("/room mesa")
+    await bot.type("/new draw 1000")
+    await bot.type("/add_ai")
+    await bot.type("/begin")
+    community = await get_json(http, f"{site.base}/c/{site.community}.json")
+    site.tournament = community["tournaments"][0]["key"]
+    [mesa] = [g for g in community["games"] if "Ana" in g["players"]]
+    site.mesa = mesa["key"]
+    tournament = await get_json(http, f"{site.base}/t/{site.tournament}.json")
+    site.tables = [t["game"] for t in tournament["rounds_played"][0]["tables"] if t["game"]]
+    return site
+
+
+async def ana_moves(bot: Bot, count: int) -> list[float]:
+    """Ana's ``count`` moves (the first offered each time), each timed from typed to
+    answered; ``/next`` between hands is not counted."""
+    times: list[float] = []
+    last = await bot.type("/hand")
+    while len(times) < count:
+        moves = moves_in(last)
+        if not moves:
+            await bot.type("/next")
+            await asyncio.sleep(0.2)  # the deal comes a moment after everyone is ready
+            last = await bot.type("/hand")
+            continue
+        started = time.perf_counter()
+        last = await bot.type(moves[0])
+        times.append(time.perf_counter() - started)
+    return times
+
+
+def figures(times: list[float]) -> str:
+    ordered = sorted(times)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return (
+        f"p50 {statistics.median(ordered) * 1000:6.1f} ms  p95 {p95 * 1000:6.1f} ms"
+        f"  max {ordered[-1] * 1000:6.1f} ms  ({len(ordered)})"
+    )
+
+
+async def alone(http: ClientSession, site: Site, path: str, times: int = 10) -> list[float]:
+    """``path`` asked ``times`` times, one after the other, nobody else asking."""
+    taken = []
+    for _ in range(times):
+        started = time.perf_counter()
+        async with http.get(site.base + path) as response:
+            await response.read()
+        taken.append(time.perf_counter() - started)
+    return taken
+
+
+async def viewers(
+    http: ClientSession, site: Site, count: int, seconds: float
+) -> tuple[dict[str, list[float]], int]:
+    """``count`` viewers, each on one page asking for its JSON 0.5 to 1.5 s apart, for
+    ``seconds``: the answers' times by address, and the answers that failed."""
+    rng = random.Random(34)
+    times: dict[str, list[float]] = defaultdict(list)
+    failed = 0
+    until = time.monotonic() + seconds
+
+    async def viewer(address: str, path: str) -> None:
+        nonlocal failed
+        await asyncio.sleep(rng.uniform(0, 1))  # not all at once
+        while time.monotonic() < until:
+            started = time.perf_counter()
+            try:
+                async with http.get(site.base + path) as response:
+                    await response.read()
+                    if response.status != 200:
+                        failed += 1
+                        continue
+            except Exception:
+                failed += 1
+                continue
+            times[address].append(time.perf_counter() - started)
+            await asyncio.sleep(rng.uniform(0.5, 1.5))
+
+    watched = []
+    for n in range(count):
+        if n % 20 == 0:
+            watched.append(("/c/<key>.json", f"/c/{site.community}.json"))
+        elif n % 5 == 0:
+            watched.append(("/t/<key>.json", f"/t/{site.tournament}.json"))
+        else:
+            game = site.tables[n % len(site.tables)] if n % 10 else site.mesa
+            watched.append(("/g/<key>.json", f"/g/{game}.json"))
+    await asyncio.gather(*(viewer(address, path) for address, path in watched))
+    return times, failed
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=50, help="tables of computers playing")
+    parser.add_argument("--viewers", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=20.0, help="how long they watch")
+    parser.add_argument("--moves", type=int, default=20, help="Ana's moves timed each time")
+    args = parser.parse_args()
+    print("web pages (bench/web.py)")
+    await long_game()
+    with tempfile.TemporaryDirectory() as folder:
+        home = Path(folder)
+        bot = await Bot.start(home, free_port())
+        connector = TCPConnector(limit=0)
+        async with ClientSession(connector=connector, timeout=ClientTimeout(total=30)) as http:
+            try:
+                site = await set_up(bot, http, args.games)
+                print(
+                    f"the real program, one process: {len(site.tables)} tables of computers"
+                    " playing, Ana's game in mesa"
+                )
+                for address, path in [
+                    ("/g/<key>.json", f"/g/{site.tables[0]}.json"),
+                    ("/t/<key>.json", f"/t/{site.tournament}.json"),
+                    ("/c/<key>.json", f"/c/{site.community}.json"),
+                ]:
+                    print(f"{address}, one viewer alone:  {figures(await alone(http, site, path))}")
+                alone_moves = await ana_moves(bot, args.moves)
+                print(f"Ana's move, nobody watching:           {figures(alone_moves)}")
+                watching = asyncio.create_task(viewers(http, site, args.viewers, args.seconds))
+                await asyncio.sleep(2)  # the viewers under way
+                watched = await ana_moves(bot, args.moves)
+                times, failed = await watching
+                print(f"Ana's move, {args.viewers} viewers asking:       {figures(watched)}")
+                print(f"{args.viewers} viewers for {args.seconds:.0f} s, failed answers: {failed}")
+                for address in sorted(times):
+                    print(f"  {address:<16} {figures(times[address])}")
+            finally:
+                await bot.quit()
+        logged = (home / "log.txt").read_text()
+        if "ERROR" in logged or "Traceback" in logged:
+            print("the bot's log has errors:\n" + logged[-3000:])
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
