@@ -13,11 +13,16 @@ people watching it.
   tournament, a few on the community) asking for its JSON again and again, 0.5 to 1.5 s
   apart. Prints p50/p95/max of the answer's time per address (the issue's bar: p95 ≤
   30 ms).
+- **Live**: 1,000 pages open on Ana's game, each on its live stream (Server-Sent
+  Events, ``/g/<key>/events``): Ana's move typed, when each page was told of it (first,
+  p50, last, the spread; how many later than 2 s); then the same with each page reading
+  its JSON again when told, as the page does, and when each had read it.
 - **A move's cost**: the time from Ana's move typed to the console's answer (the
-  computer's reply in it), with nobody watching and with the viewers above.
+  computer's reply in it), with nobody watching, with the viewers above, with the 1,000
+  live pages.
 
 It prints figures; nothing here asserts a time (the tests never assert wall-clock speed).
-``--games``, ``--viewers``, ``--seconds``, ``--moves``.
+``--games``, ``--viewers``, ``--seconds``, ``--streams``, ``--moves``.
 """
 
 from __future__ import annotations
@@ -297,11 +302,156 @@ async def viewers(
     return times, failed
 
 
+@dataclass
+class Stream:
+    """One open page's live stream: when it was told of a change (``told``), and when the
+    page had read its JSON again after it (``shown``), as the page does."""
+
+    told: list[float] = field(default_factory=list)
+    shown: list[float] = field(default_factory=list)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+def first_after(moments: list[float], moment: float) -> float | None:
+    """Seconds from ``moment`` to the first of ``moments`` after it, or None."""
+    after = [at for at in moments if at >= moment]
+    return after[0] - moment if after else None
+
+
+async def listen(http: ClientSession, url: str, page: str | None, stream: Stream) -> None:
+    """Read a Server-Sent Events stream until cancelled, noting each event; with ``page``,
+    its JSON read again after each (changes that came meanwhile: one read)."""
+    told = asyncio.Event()
+
+    async def read_again() -> None:
+        assert page is not None
+        while True:
+            await told.wait()
+            told.clear()
+            async with http.get(page) as response:
+                await response.read()
+            stream.shown.append(time.monotonic())
+
+    reader = asyncio.create_task(read_again()) if page else None
+    try:
+        async with http.get(url, timeout=ClientTimeout(total=None, sock_read=None)) as response:
+            if response.status != 200:
+                raise RuntimeError(f"the stream answered {response.status}")
+            while line := await response.content.readline():
+                if line.startswith(b"data:"):
+                    stream.told.append(time.monotonic())
+                    stream.changed.set()
+                    if len(stream.told) > 1:  # the first is the page as it was opened
+                        told.set()
+    finally:
+        if reader is not None:
+            reader.cancel()
+            await asyncio.gather(reader, return_exceptions=True)
+
+
+async def streams_open(
+    http: ClientSession, url: str, page: str | None, count: int
+) -> tuple[list[Stream], list]:  # type: ignore[type-arg]
+    """``count`` streams of ``url``, each once its first event came."""
+    streams = [Stream() for _ in range(count)]
+    tasks = [asyncio.create_task(listen(http, url, page, stream)) for stream in streams]
+    until = time.monotonic() + 60
+    for stream, task in zip(streams, tasks, strict=True):
+        waited = asyncio.ensure_future(stream.changed.wait())
+        await asyncio.wait(
+            {waited, task},
+            timeout=max(0.1, until - time.monotonic()),
+            return_when=asyncio.FIRST_COMPLETED,
+        )
+        if not waited.done():
+            waited.cancel()
+            for other in tasks:
+                other.cancel()
+            if task.done() and task.exception():
+                raise RuntimeError(f"a stream failed: {task.exception()}")
+            raise RuntimeError("a stream's first event never came")
+    return streams, tasks
+
+
+async def one_move_to_all(bot: Bot, streams: list[Stream], reading: bool) -> tuple[list, list]:  # type: ignore[type-arg]
+    """Ana's move typed: when each stream was told of it, and (``reading``) when each page
+    had read its JSON again (None: not within 10 s)."""
+    last = await bot.type("/hand")
+    while not moves_in(last):
+        await bot.type("/next")
+        await asyncio.sleep(0.2)
+        last = await bot.type("/hand")
+    moment = time.monotonic()
+    await bot.type(moves_in(last)[0])
+    until = moment + 10
+
+    def all_there() -> bool:
+        return all(
+            first_after(s.told, moment) is not None
+            and (not reading or first_after(s.shown, moment) is not None)
+            for s in streams
+        )
+
+    while time.monotonic() < until and not all_there():
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.5)  # the changes after the move (the computer's reply) read too
+    told = [first_after(s.told, moment) for s in streams]
+    shown = [first_after(s.shown, moment) for s in streams]
+    return told, shown
+
+
+def spread(heard: list[float | None]) -> str:
+    times = sorted(t for t in heard if t is not None)
+    late = sum(1 for t in heard if t is None or t > 2)
+    if not times:
+        return "none arrived"
+    return (
+        f"first {times[0] * 1000:.0f} ms, p50 {statistics.median(times) * 1000:.0f} ms,"
+        f" last {times[-1] * 1000:.0f} ms (spread {(times[-1] - times[0]) * 1000:.0f} ms);"
+        f" later than 2 s or never: {late}"
+    )
+
+
+async def live(bot: Bot, http: ClientSession, site: Site, count: int, moves: int) -> None:
+    """``count`` pages open on Ana's game (their live streams): how long a move takes to
+    reach them all (told on the stream; and the page's JSON read again, as the page does),
+    and what a move costs Ana while they watch."""
+    url = f"{site.base}/g/{site.mesa}/events"
+    async with http.get(url) as probe:
+        if probe.status == 404:
+            print("live stream: not served here (no /g/<key>/events)")
+            return
+    before = await ana_moves(bot, moves)
+    print(f"Ana's move, nobody watching (again):     {figures(before)}")
+    for reading in (False, True):
+        page = f"{site.base}/g/{site.mesa}.json" if reading else None
+        started = time.perf_counter()
+        streams, tasks = await streams_open(http, url, page, count)
+        how = "each reading the JSON again when told" if reading else "told only"
+        print(
+            f"{count} pages open live on Ana's game ({how}), opened in"
+            f" {time.perf_counter() - started:.1f} s"
+        )
+        try:
+            for attempt in range(3):
+                told, shown = await one_move_to_all(bot, streams, reading)
+                print(f"  a move ({attempt + 1}) told all:  {spread(told)}")
+                if reading:
+                    print(f"  a move ({attempt + 1}) shown all: {spread(shown)}")
+            watched = await ana_moves(bot, moves)
+            print(f"  Ana's move, {count} pages watching:  {figures(watched)}")
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50, help="tables of computers playing")
     parser.add_argument("--viewers", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=20.0, help="how long they watch")
+    parser.add_argument("--streams", type=int, default=1000, help="pages open live")
     parser.add_argument("--moves", type=int, default=20, help="Ana's moves timed each time")
     args = parser.parse_args()
     print("web pages (bench/web.py)")
@@ -333,6 +483,7 @@ async def main() -> None:
                 print(f"{args.viewers} viewers for {args.seconds:.0f} s, failed answers: {failed}")
                 for address in sorted(times):
                     print(f"  {address:<16} {figures(times[address])}")
+                await live(bot, http, site, args.streams, args.moves)
             finally:
                 await bot.quit()
         logged = (home / "log.txt").read_text()
