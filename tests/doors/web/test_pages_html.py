@@ -112,7 +112,7 @@ async def test_a_game_page_in_each_language(served: tuple[Room, Store, Client]) 
         for words_said in ("The table", "Score sheet", "Finished hands"):
             assert tr(lang, words_said) in html
         assert f'src="/g/{key}/board.png?v=' in html and 'id="board"' in html
-        assert f'href="?hand=1&amp;lang={lang}"' in html  # a finished hand, linked
+        assert f'href="?hand=1&amp;lang={lang}#replay"' in html  # a finished hand, linked
         # a replay of it, server-drawn, its buttons links (no form), the keys said
         status, _headers, replay = await text_of(client, f"/g/{key}?hand=1&step=2&lang={lang}")
         assert status == 200

@@ -231,7 +231,7 @@
     data.hands.slice(shown).forEach(function (hand) {
       var item = document.createElement("li");
       var link = cell("a", say("hand", { n: hand.hand }), "hand-link");
-      link.href = "?hand=" + hand.hand + query;
+      link.href = "?hand=" + hand.hand + query + "#replay";
       link.dataset.hand = String(hand.hand);
       item.appendChild(link);
       var result = hand.result;
@@ -274,7 +274,8 @@
   function updateStandings(data) {
     var table = byId("standings-table");
     if (!table) return;
-    var codes = Array.prototype.map.call(table.querySelectorAll("th[data-tiebreak]"), function (th) {
+    var heads = table.querySelectorAll("th[data-tiebreak]");
+    var codes = Array.prototype.map.call(heads, function (th) {
       return th.dataset.tiebreak;
     });
     var rows = table.tBodies[0];
@@ -293,7 +294,8 @@
       );
       codes.forEach(function (code) {
         var figure = s.tiebreaks[code];
-        row.appendChild(cell("td", figure === undefined ? "" : String(+figure.toFixed(2)), "num"));
+        var kind = "num tiebreak" + (heads[codes.indexOf(code)].classList.contains("chosen") ? " chosen" : "");
+        row.appendChild(cell("td", figure === undefined ? "" : String(+figure.toFixed(2)), kind));
       });
       rows.appendChild(row);
     });
@@ -387,7 +389,6 @@
       }
     });
     preload(step + 1);
-    if (section.scrollIntoView) section.scrollIntoView();
   }
 
   /* ----- hall mode: the standings, then the tables, in turn ----------------------------- */
