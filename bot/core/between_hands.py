@@ -55,11 +55,26 @@ async def press_next(session: Session) -> None:
         name = name_of(loaded.seats[seat], seat, session.lang)
         session.say(texts.READY, name=name, ready=len(notes.ready), people=len(people))
         return
-    left = ended + NEXT_PAUSE_SECONDS - now
+    await all_ready(session, loaded)
+
+
+async def someone_left(session: Session, loaded: Loaded) -> None:
+    """Between hands a person stood up (a computer sits in: always ready). The hand's
+    end, the pause and the presses stay as they were; when everyone still waited for has
+    pressed, the next hand comes as after the last press."""
+    if set(waited_for(loaded)) <= set(loaded.notes.ready):
+        await all_ready(session, loaded)
+    else:
+        await save(session, loaded, timers=renewed(session))
+
+
+async def all_ready(session: Session, loaded: Loaded) -> None:
+    """Everyone waited for is ready: the next hand now, or a moment after the hand's end
+    when that moment is not over yet (a stored timer)."""
+    left = (loaded.notes.hand_over_at or 0.0) + NEXT_PAUSE_SECONDS - session.now.timestamp()
     if left <= 0:
         await next_hand(session, loaded)
         return
-    # everyone is ready a moment after the hand's end: dealt when that moment is over
     at = session.now + timedelta(seconds=left)
     plan = renewed(session)
     plan = TimerPlan(("next_hand", *plan.cancel), (("next_hand", at, {}), *plan.set))

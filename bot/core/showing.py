@@ -20,10 +20,12 @@ from bot.core.model import Board, Button, Hand, Lobby, Person, Say, Table
 from bot.core.names import clean_name
 from bot.core.seats import Seat
 from bot.core.session import Loaded, Session
+from engine.game import Game
 from engine.keys import move_keys
 from engine.moves import Action, Move
 from engine.views import View, view_of
 from lang import language, tr
+from storage.notes import RoomSettings
 
 
 def name_of(seat: Seat, index: int, lang: str) -> str:
@@ -70,30 +72,49 @@ def table_of(session: Session, loaded: Loaded, view: View, lang: str | None = No
     """The names and clocks a picture of the game shows, and the room's look; what each
     seat did last, read from the ``view`` the picture is of (every seat's and the room's
     tell the same history)."""
-    lang = lang or session.lang
-    now = session.now.timestamp()
-    game = loaded.game
-    clock = None
-    if game is not None and game.rules.time_limit_minutes and game.started_at is not None:
-        clock = game.seconds_left(now)
-    due = loaded.notes.turn_due
-    turn = max(0.0, due - now) if due is not None else None
-    settings = session.room.settings
-    count = game.players if game is not None else len(loaded.seats)
-    seats = loaded.seats[:count]
+    return table_at(
+        loaded.seats,
+        loaded.game,
+        loaded.notes.turn_due,
+        session.room.settings,
+        view,
+        lang or session.lang,
+        session.now.timestamp(),
+    )
+
+
+def table_at(
+    seats: Sequence[Seat],
+    game: Game | None,
+    turn_due: float | None,
+    settings: RoomSettings,
+    view: View,
+    lang: str,
+    now: float | None,
+) -> Table:
+    """:func:`table_of` without a session (the web pages draw the room's board too); no
+    ``now``: no clock (a position of the past)."""
+    clock = turn = None
+    if now is not None:
+        if game is not None and game.rules.time_limit_minutes and game.started_at is not None:
+            clock = game.seconds_left(now)
+        turn = max(0.0, turn_due - now) if turn_due is not None else None
+    count = game.players if game is not None else len(seats)
+    seated = seats[:count]
     notes: tuple[str, ...] = ()
     scored = ""
     if game is not None and game.logs:
+        names = tuple(name_of(s, i, lang) for i, s in enumerate(seated))
         notes = seat_notes(lang, view)
-        scored = scored_words(lang, view, names_of(loaded, lang))
+        scored = scored_words(lang, view, names)
     return Table(
-        tuple(table_name(s, i, lang) for i, s in enumerate(seats)),
+        tuple(table_name(s, i, lang) for i, s in enumerate(seated)),
         turn_seconds=turn,
         clock_seconds=clock,
         lang=lang,
         theme=settings.theme or "classic",
         numerals=settings.numerals,
-        tags=tuple(seat_tag(s, lang) for s in seats),
+        tags=tuple(seat_tag(s, lang) for s in seated),
         notes=notes,
         scored=scored,
     )

@@ -298,3 +298,33 @@ async def follow(path: Path, events: list) -> None:
             deals += got
     finally:
         await store.close()
+
+
+async def test_the_last_person_not_ready_leaving_deals_the_next_hand(store: Store) -> None:
+    """Ana pressed Next; Beto, the one waited for, leaves (a computer sits in, always
+    ready): everyone left at the table is ready, so the next hand comes a moment after
+    the hand's end, not at the end of the pause (BOT.md: dealt when every person seated
+    has pressed Next)."""
+    room = await two_people(store)
+    room.clock.advance(NEXT_PAUSE_SECONDS + 1)
+    await room.say("Ana", "/next")
+    left = await room.say("Beto", "/leave")
+    assert dealt(left, 2), said(left)
+
+
+async def test_leaving_within_the_first_moment_deals_once_it_is_over(store: Store) -> None:
+    room = await two_people(store)
+    await room.say("Ana", "/next")
+    left = await room.say("Beto", "/leave")  # the very moment the hand ended
+    assert not dealt(left, 2) and "Everyone is ready" in said(left), left
+    room.clock.advance(NEXT_PAUSE_SECONDS)
+    assert dealt(await room.tick(), 2)
+
+
+async def test_leaving_while_others_are_not_ready_changes_no_pause(store: Store) -> None:
+    room = await two_people(store)
+    await room.say("Carla", "/join")  # no seat free: nothing changes
+    room.clock.advance(NEXT_PAUSE_SECONDS + 1)
+    left = await room.say("Beto", "/leave")  # Ana has not pressed: the pause goes on
+    assert not dealt(left, 2), said(left)
+    assert await next_due(room) == timedelta(seconds=NEXT_HAND_SECONDS - NEXT_PAUSE_SECONDS - 1)

@@ -10,6 +10,7 @@ import json
 import logging
 import random
 import re
+from dataclasses import fields
 from typing import Any
 
 import pytest
@@ -76,12 +77,26 @@ async def check_hidden(room: Room, store: Store, key: str) -> dict[str, Any]:
         hidden |= {pair(t) for t in undrawn}
         # the tiles drawn face up for the opener are the room's to see
         hidden -= {pair(t) for t in game.logs[-1].opening_draw or ()}
-        now = {k: v for k, v in page.items() if k != "hands"}
-        assert not tiles_named(now) & hidden, "a hidden tile is on the page"
+        assert not tiles_named(page) & hidden, "a hidden tile is on the page"
         for past in page["hands"]:
             assert past["hand"] < game.hand_number, "the hand in play is replayed"
-    assert all(p["revealed"] is not None for p in page["hands"])
+        # the board picture is drawn from the room's view, and nothing else
+        board = await room.service.pages.board(key)
+        assert board is not None and board.view.seat is None and not board.view.hand
+        shown = {
+            f.name: getattr(board.view, f.name)
+            for f in fields(board.view)
+            if f.name not in ("rules", "hand")
+        }
+        assert not tiles_named(repr(shown)) & hidden, "a hidden tile is in the picture's view"
+        assert not tiles_named(board.text) & hidden
+        # the hand in play has no replay, no step of it is drawn
+        assert await room.service.pages.hand(key, game.hand_number) is None
+        assert await room.service.pages.step(key, game.hand_number, 0) is None
     assert len(page["hands"]) == game.hands_finished
+    for past in page["hands"][-1:]:
+        replayed = await room.service.pages.hand(key, past["hand"])
+        assert replayed is not None and replayed["revealed"] is not None
     return page
 
 
@@ -237,7 +252,15 @@ async def test_a_finished_games_page_replays_every_hand_as_the_record_has_it(
     assert page is not None and page["outcome"] is not None
     record = await store.games.record(1)
     assert len(page["hands"]) == len(record["hands"])
-    for shown, kept in zip(page["hands"], record["hands"], strict=True):
+    replays = []
+    for line in page["hands"]:
+        assert line["address"] == f"/g/{key}/hands/{line['hand']}.json"
+        replayed = await room.service.pages.hand(key, line["hand"])
+        assert replayed is not None and line["moves"] == len(replayed["moves"])
+        assert replayed["said"] and len(replayed["said"]) == len(replayed["moves"])
+        replays.append(replayed)
+    assert await room.service.pages.hand(key, len(page["hands"]) + 1) is None
+    for shown, kept in zip(replays, record["hands"], strict=True):
         assert shown["moves"] == kept["moves"]
         assert len(shown["positions"]) == len(kept["moves"]) + 1
         assert [p["ply"] for p in shown["positions"]] == list(
@@ -252,4 +275,4 @@ async def test_a_finished_games_page_replays_every_hand_as_the_record_has_it(
         assert shown["revealed"] is not None
         assert shown["revealed"] == shown["positions"][-1]["revealed"]
         assert shown["result"] is not None
-    assert page["scores"] == page["hands"][-1]["scores"]
+    assert page["scores"] == page["hands"][-1]["scores"] == replays[-1]["scores"]

@@ -26,4 +26,7 @@ def test_the_service_keeps_at_most_ten_public_methods() -> None:
 def test_the_web_pages_only_read() -> None:
     """Nothing of WebPages takes a command or sends an effect: its methods are a key's
     page or a page's key."""
-    assert _public(WebPages) == {"key", "key_of", "game", "tournament", "community"}
+    assert _public(WebPages) == {
+        *("key", "key_of", "game", "tournament", "community"),
+        *("board", "hand", "step", "standings_csv"),  # the HTML pages: pictures, CSV
+    }

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 
 from bot.core import house_rules, texts
+from bot.core.between_hands import someone_left
 from bot.core.progress import begin_game, close, progress
 from bot.core.registry import handles
 from bot.core.saving import save
@@ -162,6 +163,12 @@ async def leave(session: Session) -> None:
         session.effects.append(lobby_of(session, loaded))
         return
     seat.bot = "normal"  # a computer player sits in for them; /join brings them back
+    game = loaded.game
+    if game.hand is None and game.outcome is None and any(s.human for s in loaded.seats):
+        # between hands: the hand's end stays, and the presses of Next made so far count
+        session.say(texts.LEFT, name=name_of(seat, mine, session.lang))
+        await someone_left(session, loaded)
+        return
     await save(session, loaded)
     session.say(texts.LEFT, name=name_of(seat, mine, session.lang))
     await progress(session, loaded)

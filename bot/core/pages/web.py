@@ -15,8 +15,9 @@ from datetime import datetime
 from typing import Any
 
 from bot.core import texts
-from bot.core.model import Place
-from bot.core.pages.game import Replays, game_page, when
+from bot.core.model import Board, Place
+from bot.core.pages.game import Replays, board_now, game_page, hand_replay, said, step_board, when
+from bot.core.pages.spreadsheet import defused
 from bot.core.pages.tournament import tournament_page
 from bot.core.ratings import shown_rating
 from bot.core.seats import seats_from
@@ -24,6 +25,9 @@ from bot.core.session import game_of
 from bot.core.showing import name_of
 from bot.core.standings import FAMILIES
 from bot.core.tournament import state
+from bot.core.tournament.rounds import current, standings_csv
+from engine.game import Game
+from engine.views import View
 from lang import LANGUAGES, language, tr
 from storage.errors import NotFound
 from storage.games import GameRow
@@ -88,7 +92,78 @@ class WebPages:
         except NotFound:
             return None
         spoken = await self._language(named.community_id, room.settings, lang)
-        return game_page(row, record, spoken, self.clock(), self.replays)
+        return game_page(row, record, spoken, self.clock(), self.replays, f"/g/{key}")
+
+    async def board(self, key: str, lang: str | None = None) -> Board | None:
+        """The game's board as the room gets it now (to draw: the same picture), with
+        the table in words; None as :meth:`game` answers None, and in the lobby."""
+        found = await self._game_of_key(key, lang)
+        if found is None:
+            return None
+        row, _record, settings, spoken = found
+        return board_now(row, settings, spoken, self.clock())
+
+    async def hand(self, key: str, number: int, lang: str | None = None) -> dict[str, Any] | None:
+        """Finished hand ``number`` of the game, move by move (docs/web.md); None for a
+        hand not over (the hand in play above all) as for an unknown key."""
+        found = await self._hand_views(key, number, lang)
+        if found is None:
+            return None
+        row, _game, _settings, spoken, views = found
+        return {**hand_replay(number, views), "said": said(row, views[-1], spoken)}
+
+    async def step(self, key: str, number: int, step: int, lang: str | None = None) -> Board | None:
+        """The position after the deal (``step`` 0) or after move ``step`` of finished
+        hand ``number``, as the room's board showed it, to draw; None as :meth:`hand`,
+        and for a step the hand never had."""
+        found = await self._hand_views(key, number, lang)
+        if found is None:
+            return None
+        row, game, settings, spoken, views = found
+        if not 0 <= step < len(views):
+            return None
+        return step_board(row, game, settings, spoken, views[step])
+
+    async def standings_csv(self, key: str) -> str | None:
+        """The tournament's standings as CSV, every tie-break (the export's columns),
+        each cell that a spreadsheet would read as a formula made text."""
+        named = await self.store.web.find("tournament", key)
+        if named is None:
+            return None
+        try:
+            event = await state.load_id(self.store, named.target)
+        except NotFound:
+            return None
+        return defused(standings_csv(event, current(event)))
+
+    async def _game_of_key(
+        self, key: str, lang: str | None
+    ) -> tuple[GameRow, dict[str, Any], RoomSettings, str] | None:
+        named = await self.store.web.find("game", key)
+        if named is None:
+            return None
+        try:
+            row, record = await self.store.games.with_record(named.target)
+            room = await self.store.people.room_by_id(row.room_id)
+        except NotFound:
+            return None
+        spoken = await self._language(named.community_id, room.settings, lang)
+        return row, record, room.settings, spoken
+
+    async def _hand_views(
+        self, key: str, number: int, lang: str | None
+    ) -> tuple[GameRow, Game, RoomSettings, str, list[View]] | None:
+        found = await self._game_of_key(key, lang)
+        if found is None:
+            return None
+        row, record, settings, spoken = found
+        game = game_of(row) if row.status != "lobby" else None
+        if game is None or not 1 <= number <= game.hands_finished:
+            return None
+        views = self.replays.views(row.id, record, game).get(number)
+        if not views:
+            return None
+        return row, game, settings, spoken, views
 
     async def tournament(self, key: str, lang: str | None = None) -> dict[str, Any] | None:
         named = await self.store.web.find("tournament", key)

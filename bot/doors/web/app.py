@@ -19,6 +19,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.core import Unavailable, WebPages
+from bot.doors.web.html import add_pages
 from lang import LANGUAGES
 
 log = logging.getLogger(__name__)
@@ -58,6 +59,7 @@ def make_app(pages: WebPages) -> web.Application:
     }
     for letter, page in served.items():
         app.router.add_get(f"/{letter}/{KEY}.json", _serve(page))
+    add_pages(app, pages)  # the HTML pages, their pictures and CSV (bot/doors/web/html.py)
     return app
 
 
@@ -95,7 +97,8 @@ async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         except Exception as error:  # its type only: a message may hold a key or a tile
             log.error("web: a page failed: %s", type(error).__name__)
             response = answer(500, FAILED)
-    response.headers.update(HEADERS)
+    for name, value in HEADERS.items():  # (an HTML page says its own policy and caching)
+        response.headers.setdefault(name, value)
     return response
 
 

@@ -379,6 +379,9 @@ class FakeTelegram:
         self._query_numbers = itertools.count(4_200_000_000_000_000_001)
 
         self._update_ids = itertools.count(100_001)
+        # when each update was first handed to a getUpdates (time.monotonic): the poller
+        # confirms it with its next poll, at once, while the update is still being handled
+        self.taken: dict[int, float] = {}
         self._pending: list[JSON] = []  # injected, not yet confirmed (polling) or delivered
         self._allowed: list[str] | None = None
         self._poller = 0  # generation of the current getUpdates, to terminate older ones
@@ -929,6 +932,9 @@ class FakeTelegram:
             ready = self._deliverable()
             remaining = deadline - loop.time()
             if ready or self._closing or remaining <= 0:
+                now = time.monotonic()
+                for update in ready[:limit]:
+                    self.taken.setdefault(update["update_id"], now)
                 return ready[:limit]
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), remaining)

@@ -8,8 +8,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
+import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy.engine import make_url
 
@@ -116,6 +117,7 @@ class Scene:
     tg: FakeTelegram
     process: BotProcess
     gate: DatabaseGate
+    kills: list[float] = field(default_factory=list)  # when the process was killed
 
     async def clear(self) -> None:
         self.tg.calm()
@@ -139,6 +141,7 @@ def killed(at: float, down: float = 3.0) -> Fault:
     """SIGKILL, as a crash or a power cut; started again ``down`` seconds later."""
 
     async def kill(scene: Scene) -> None:
+        scene.kills.append(time.monotonic())
         scene.process.kill()
 
     async def start(scene: Scene) -> None:

@@ -39,6 +39,9 @@ FIRST_USER = 9_000_000
 # second), longer than the default 90 s a turn: the rooms allow half an hour, so nobody
 # times out and computers do not take over the seats mid-measurement.
 TURN_TIMEOUT = 1800
+# how long before a SIGKILL a press may have been taken and still be in hand (handled, not
+# yet answered): a press is answered well within this on a busy machine
+IN_FLIGHT = 5.0
 
 
 @dataclass
@@ -49,6 +52,8 @@ class Press:
     at: float
     answered: float | None = None
     popup: str | None = None  # the answer's text: None when the move was played
+    update: int = 0  # the update that carried it
+    lost_in_kill: bool = False  # taken by a process killed before it answered
 
 
 @dataclass
@@ -61,7 +66,8 @@ class Window:
     def lines(self) -> list[str]:
         played = [p for p in self.presses if p.answered is not None and not p.popup]
         popups = Counter(p.popup for p in self.presses if p.popup)
-        unanswered = sum(p.answered is None for p in self.presses)
+        unanswered = sum(p.answered is None and not p.lost_in_kill for p in self.presses)
+        in_flight = sum(p.answered is None and p.lost_in_kill for p in self.presses)
         slowest = max(
             (p.answered - p.at for p in self.presses if p.answered is not None), default=0.0
         )
@@ -69,7 +75,8 @@ class Window:
         return [
             f"{self.fault}:",
             f"  presses {len(self.presses)}: {len(played)} played, {sum(popups.values())} "
-            f"answered with a popup, {unanswered} unanswered; slowest answer {slowest:.1f} s",
+            f"answered with a popup, {unanswered} unanswered, {in_flight} taken by the "
+            f"process killed before it answered; slowest answer {slowest:.1f} s",
             f"  popups: {said}",
         ]
 
@@ -103,7 +110,11 @@ class Report:
 
     @property
     def unanswered(self) -> int:
-        return sum(p.answered is None for p in self.presses)
+        return sum(p.answered is None and not p.lost_in_kill for p in self.presses)
+
+    @property
+    def lost_in_kill(self) -> int:
+        return sum(p.answered is None and p.lost_in_kill for p in self.presses)
 
     def percentile(self, share: float) -> float:
         ordered = sorted(self.latencies)
@@ -118,7 +129,8 @@ class Report:
             f"games {self.games}, offered {self.rate:g} presses/s for {self.seconds:g} s "
             f"(setup {self.setup_seconds:.0f} s)",
             f"presses {len(self.presses)}, answered {len(latencies)} ({served:.1f}/s), "
-            f"refused {self.refused}, unanswered {self.unanswered}",
+            f"refused {self.refused}, unanswered {self.unanswered}, "
+            f"taken by the killed process {self.lost_in_kill}",
             f"latency p50 {1000 * self.percentile(0.5):.0f} ms, "
             f"p99 {1000 * self.percentile(0.99):.0f} ms, "
             f"max {1000 * max(latencies, default=float('nan')):.0f} ms",
@@ -356,7 +368,8 @@ async def _press_steadily(
             except ValueError:
                 query = None
             if query is not None:
-                press = Press(query["id"], user, data, time.monotonic())
+                update = tg.updates[-1]["update_id"]  # (the press's, made just now)
+                press = Press(query["id"], user, data, time.monotonic(), update=update)
                 waiting[press.query] = press
                 report.presses.append(press)
                 for _fault, window in running:
@@ -372,6 +385,18 @@ async def _press_steadily(
         if not waiting:
             break
         await asyncio.sleep(0.1)
+    for press in waiting.values():
+        press.lost_in_kill = _lost_in_kill(tg, scene, press)
+
+
+def _lost_in_kill(tg: FakeTelegram, scene: Scene, press: Press) -> bool:
+    """Whether ``press`` was taken by a process that was killed before it answered: its
+    update handed to a getUpdates shortly before a SIGKILL. The library confirms what it
+    took with its next poll, at once, while it still handles it (so does Telegram), so
+    the new process never gets it: the person sees the press go unanswered and presses
+    again. Only presses in flight at the kill: one taken long before it is not."""
+    taken = tg.taken.get(press.update)
+    return taken is not None and any(0 <= kill - taken <= IN_FLIGHT for kill in scene.kills)
 
 
 def _settle(watcher: Watcher, waiting: dict[str, Press]) -> None:
