@@ -11,7 +11,7 @@ which records every console error, uncaught error, failed request and answer of 
 more while the test runs: the test fails on any of them.
 
 What the program has played, once, before the first test (``played``):
-- in the console's room ``mesa``, a game of draw to 100 between Ana (the console's person)
+- in the console's room ``mesa``, a game of draw to 300 between Ana (the console's person)
   and a hard computer, played until two hands are over and the third is in play with Ana
   to move (so a test can make a move "in the chat" and watch an open page);
 - in the room ``copa``, a Swiss tournament of four computer pairs, two rounds, round 1
@@ -157,10 +157,10 @@ async def open_program(home: Path) -> Program:
 
 
 async def play_the_game(program: Program) -> None:
-    """Room mesa: draw to 100, Ana and a hard computer, until two hands are over and the
+    """Room mesa: draw to 300, Ana and a hard computer, until two hands are over and the
     third is in play with Ana to move."""
     console = program.console
-    await console.type("/new draw 100")
+    await console.type("/new draw 300")
     await console.type("/add_ai hard")
     await console.type("/begin")
     page = await program.json(f"/c/{program.community}.json")
@@ -242,6 +242,8 @@ class Watched:
         self._note(f"uncaught: {error}")
 
     def failed(self, request: Request) -> None:
+        if request.failure == "net::ERR_ABORTED":
+            return  # cancelled by the browser: the page left (its live stream cut)
         self._note(f"request failed: {request.method} {request.url} {request.failure}")
 
     def answered(self, response: Response) -> None:
