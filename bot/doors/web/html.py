@@ -60,7 +60,7 @@ def add_pages(app: web.Application, pages: WebPages) -> None:
     add(f"/t/{KEY}", site.tournament)
     add(f"/t/{KEY}.csv", site.standings)
     add(f"/c/{KEY}", site.community)
-    add("/static/{name:[a-z0-9_-]{1,40}\\.(?:css|js)}", site.static)
+    add("/static/{name:[a-z0-9_-]{1,40}\\.(?:css|js|svg)}", site.static)
 
 
 class Static:
@@ -71,7 +71,7 @@ class Static:
         self.files: dict[str, tuple[bytes, str]] = {}
         self.versions: dict[str, str] = {}
         for path in sorted(STATIC.iterdir()):
-            if path.suffix in (".css", ".js"):
+            if path.suffix in (".css", ".js", ".svg"):
                 body = path.read_bytes()
                 kind = mimetypes.types_map.get(path.suffix, "application/octet-stream")
                 kind = "text/javascript" if path.suffix == ".js" else kind
