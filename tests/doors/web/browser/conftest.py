@@ -90,6 +90,17 @@ def moves_in(said: str) -> list[str]:
     return [m.group(1) for m in (MOVE.search(line) for line in said.splitlines()) if m]
 
 
+async def until(page: Page, function: str, what: str, deadline: float = DEADLINE) -> Any:
+    """``function`` (JavaScript, a function's text) run in ``page`` until its answer is
+    true; that answer. (Playwright's ``wait_for_function`` evaluates a string, which the
+    pages' Content-Security-Policy forbids, rightly.)"""
+
+    async def check() -> Any:
+        return await page.evaluate(function)
+
+    return await eventually(check, what, deadline)
+
+
 @dataclass
 class Program:
     """The real bot program: its console, where its pages are, and their keys."""

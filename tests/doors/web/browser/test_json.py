@@ -46,4 +46,8 @@ async def test_the_game_json_shows_the_finished_hands_and_not_the_hand_in_play(
     assert game["table"]["revealed"] is None  # a hand in play: no hand shown
     for hand in game["hands"]:
         # the replay: after the deal, then after each move
-        assert len(hand["positions"]) == len(hand["moves"]) + 1
+        replay = await played.json(hand["address"])
+        assert len(replay["positions"]) == len(replay["moves"]) + 1 == hand["moves"] + 1
+    ongoing = len(game["hands"]) + 1
+    async with played.http.get(f"{played.base}/g/{played.game}/hands/{ongoing}.json") as answer:
+        assert answer.status == 404  # the hand in play has no replay

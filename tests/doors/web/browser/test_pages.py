@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.doors.web.browser.conftest import Program, Watched
+from tests.doors.web.browser.conftest import Program, Watched, until
 
 pytestmark = pytest.mark.asyncio(loop_scope="package")
 
@@ -32,12 +32,17 @@ def addresses(played: Program) -> list[str]:
 
 
 async def open_page(watched: Watched, address: str) -> None:
-    """The page opened, its script run, every picture loaded (or failed: then a problem)."""
+    """The page opened, its script run, every picture loaded."""
     page = watched.page
     response = await page.goto(address, wait_until="load")
     assert response is not None and response.status == 200, address
     assert response.headers["content-type"].startswith("text/html"), address
-    await page.wait_for_function("Array.from(document.images).every(i => i.complete)", polling=100)
+    # every picture there, the one the live stream may have just renewed too
+    await until(
+        page,
+        "() => Array.from(document.images).every(i => i.complete && i.naturalWidth > 0)",
+        "every picture loaded",
+    )
 
 
 # What the structure is, read as a screen reader reads it (in document order).
@@ -77,7 +82,6 @@ async def test_every_picture_has_a_text_alternative(played: Program, watched: Wa
         seen = await watched.page.evaluate(STRUCTURE)
         for image in seen["images"]:
             assert image["alt"] and image["alt"].strip(), (address, image)
-            assert image["loaded"], (address, image)
             pictures += 1
     assert pictures >= 3  # the board, a replay's board, ...: there were pictures to check
 
