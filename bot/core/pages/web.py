@@ -17,12 +17,12 @@ from typing import Any
 from bot.core import texts
 from bot.core.model import Board, Place
 from bot.core.pages.game import Replays, board_now, game_page, hand_replay, said, step_board, when
-from bot.core.pages.spreadsheet import defused
 from bot.core.pages.tournament import tournament_page
 from bot.core.ratings import shown_rating
 from bot.core.seats import seats_from
 from bot.core.session import game_of
 from bot.core.showing import name_of
+from bot.core.spreadsheet import defused
 from bot.core.standings import FAMILIES
 from bot.core.tournament import state
 from bot.core.tournament.rounds import current, standings_csv

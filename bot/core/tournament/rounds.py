@@ -5,13 +5,13 @@ round; then the next round, or the end."""
 from __future__ import annotations
 
 import asyncio
-import csv
 import io
 import math
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from bot.core import spreadsheet
 from bot.core.model import (
     Effect,
     Elsewhere,
@@ -422,7 +422,7 @@ def standings_csv(event: Event, lines: list[Standing]) -> str:
     """The whole standings, a line an entry: place, team, its members, the figures, and
     every tie-break (chosen or not; ``tiebreaks`` names the ones ordering them)."""
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = spreadsheet.Writer(out)
     extra = [
         t for t in TIEBREAKS if t not in ("buchholz", "head_to_head", "difference", "points_for")
     ]
