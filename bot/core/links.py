@@ -47,7 +47,6 @@ class PageLinks:
         # (kind, target): (its community, its key or None, when read)
         self._keys: Bounded[tuple[str, int], tuple[int, str | None, datetime]] = Bounded(PAGES_KEPT)
         self._open: Bounded[int, tuple[bool, datetime]] = Bounded(COMMUNITIES_KEPT)
-        self.made = 0  # keys asked of storage (tests: once per game, not per board)
 
     def forget(self) -> None:
         """A community's pages were turned on or off, or given new keys, here: what is
@@ -73,7 +72,6 @@ class PageLinks:
             return None
         key = None
         if owner == community_id:
-            self.made += 1
             key = await self.store.web.key_for(page, target, owner, now)
         self._keys.put((kind, target), (owner, key, now))
         return key
