@@ -74,24 +74,30 @@ async def _run(settings: Settings) -> int:
         # come back): no turn timer unless the room asks for one, no idle end (README)
         service = GameService(store, patient=True, observe=metrics.observe)
         settle_heap()
-        console = Console(
-            service,
-            Posts(store),
-            sys.stdout,
-            DATA / "console",
-            name,
-            settings.console_language,
-        )
-        stop = asyncio.Event()  # Ctrl-C (or SIGTERM): the room ends at once, saved
-        for signal in (SIGINT, SIGTERM):
-            asyncio.get_running_loop().add_signal_handler(signal, stop.set)
-        ops = await _start_ops(settings, store, metrics, {"console": ConsoleDoor(console)})
         pages = await _start_pages(settings, service)
+        ops = None
         try:
-            if pages is not None:  # the newcomer can open it at once (on the screen, no log)
+            # the links printed lead to PUBLIC_URL, else to the pages this process serves
+            # (make run: http://127.0.0.1:8080), so a newcomer can open one at once
+            base = settings.public_url or (settings.web_base() if pages is not None else "")
+            service.links = frozenset({"console"} if base else ())
+            console = Console(
+                service,
+                Posts(store),
+                sys.stdout,
+                DATA / "console",
+                name,
+                settings.console_language,
+                base,
+            )
+            stop = asyncio.Event()  # Ctrl-C (or SIGTERM): the room ends at once, saved
+            for signal in (SIGINT, SIGTERM):
+                asyncio.get_running_loop().add_signal_handler(signal, stop.set)
+            ops = await _start_ops(settings, store, metrics, {"console": ConsoleDoor(console)})
+            if base:  # the community's page (on the screen, never in the log)
                 key = await service.pages.key_of(console.place)
                 if key is not None:
-                    url = f"{settings.web_base()}/c/{key}.json"
+                    url = f"{base}/c/{key}"
                     lang = await service.language_of(console.place)
                     print(tr(lang, WEB_PAGE, url=url), flush=True)
             await console.run(stdin_lines(), stop)
@@ -160,7 +166,10 @@ async def _serve_platforms(settings: Settings, store: Store) -> int:
     """Telegram and Discord, whichever has a token, until SIGINT or SIGTERM; one timer
     loop for both, each timer's effects to the platform of its room."""
     metrics = Metrics()
-    service = GameService(store, observe=metrics.observe)
+    # with PUBLIC_URL, the boards, summaries and tournaments' messages link to the web
+    # pages (an address on this machine is no use to people in a chat: none without it)
+    links = ("telegram", "discord") if settings.public_url else ()
+    service = GameService(store, observe=metrics.observe, links=links)
     posts = Posts(store)  # what the doors keep of their messages: theirs, not the service's
     platforms: dict[str, Platform] = {}
     refused: dict[type[Exception], str] = {}
