@@ -67,6 +67,11 @@ class Live:
         """How many pages are watched in this process."""
         return len(self._topics)
 
+    def version(self, kind: Watched, key: str) -> int | None:
+        """The version of a page watched in this process now (None: not watched)."""
+        topic = self._topics.get((kind, key))
+        return topic.version if topic is not None else None
+
     async def watch(self, kind: Watched, key: str) -> AsyncGenerator[int, None]:
         """The page's version now, then again each time its data may have changed; it
         ends when ``key`` names no page of ``kind`` (at once, if it names none now)."""
