@@ -27,6 +27,10 @@ from storage.web import Named, WebRepository
 log = logging.getLogger(__name__)
 Watched = Literal["game", "tournament"]
 READY_SECONDS = 2.0  # how long a first viewer waits for the feed to be heard
+# Changes are passed on this long after the first of them: the command that made them
+# (a move, and the computer's answer after it) has finished by then, and its saves make
+# one step for the viewers, whose waking costs the players nothing.
+GATHER_SECONDS = 0.05
 
 
 class Topic:
@@ -62,6 +66,8 @@ class Live:
         self._by_target: dict[Change, set[Topic]] = {}
         self._stop: Callable[[], None] | None = None
         self._checks: set[asyncio.Task[None]] = set()
+        self._moved: set[Change] = set()  # heard, not yet passed on
+        self._passing: asyncio.TimerHandle | None = None
 
     def topics(self) -> int:
         """How many pages are watched in this process."""
@@ -131,7 +137,16 @@ class Live:
             self._check(list(self._topics.values()))
         elif kind == "community":
             self._check([t for t in self._topics.values() if t.named.community_id == target])
-        else:
+        elif change in self._by_target:
+            self._moved.add(change)
+            if self._passing is None:
+                loop = asyncio.get_running_loop()
+                self._passing = loop.call_later(GATHER_SECONDS, self._pass_on)
+
+    def _pass_on(self) -> None:
+        self._passing = None
+        moved, self._moved = self._moved, set()
+        for change in moved:
             for topic in self._by_target.get(change, ()):
                 topic.move()
 

@@ -19,7 +19,7 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import aclosing, suppress
-from typing import Literal
+from typing import Any, Literal
 
 from aiohttp import web
 
@@ -27,7 +27,7 @@ from bot.core import WebPages
 from bot.doors.web.app import HEADERS, KEY, NOT_FOUND, Handler, answer
 
 HEARTBEAT = 15.0  # seconds between comments on a quiet stream
-CHECK = 1.0  # seconds between looks at whether the viewer is still there
+CHECK = 1.0  # seconds between looks at whether the viewers are still there
 RETRY_MS = 2000  # how soon a browser tries again after the stream broke
 MAX_VIEWERS = 2000
 BUSY = {"error": "too many viewers, try again shortly"}
@@ -53,6 +53,9 @@ class Events:
         self.heartbeat = heartbeat
         self.viewers = 0
         self._stopping = False
+        # what ends each open stream (its viewer gone, the door stopping), and its request
+        self._open: dict[asyncio.Future[None], web.Request] = {}
+        self._sweeper: asyncio.Task[None] | None = None
 
     def add_to(self, app: web.Application) -> None:
         app[EVENTS] = self
@@ -61,7 +64,20 @@ class Events:
         app.on_shutdown.append(self._stop)
 
     async def _stop(self, _app: web.Application) -> None:
-        self._stopping = True  # each stream ends within CHECK seconds
+        self._stopping = True
+        for gone in self._open:
+            if not gone.done():
+                gone.set_result(None)
+
+    async def _sweep(self) -> None:
+        """Every CHECK seconds, end the streams whose viewer went (one look for them all,
+        rather than each stream waking to look)."""
+        while self._open:
+            await asyncio.sleep(CHECK)
+            for gone, request in list(self._open.items()):
+                if request.transport is None and not gone.done():
+                    gone.set_result(None)
+        self._sweeper = None
 
     def _serve(self, kind: Literal["game", "tournament"]) -> Handler:
         async def serve(request: web.Request) -> web.StreamResponse:
@@ -98,11 +114,19 @@ class Events:
         await response.write(f"retry: {RETRY_MS}\n".encode() + event(first))
         beat = loop.time() + self.heartbeat
         pending = asyncio.ensure_future(anext(versions))
+        gone: asyncio.Future[None] = loop.create_future()
+        self._open[gone] = request
+        if self._sweeper is None:
+            self._sweeper = loop.create_task(self._sweep())
         try:
             while True:
-                wait = max(0.0, min(CHECK, beat - loop.time()))
-                await asyncio.wait({pending}, timeout=wait)
-                if self._stopping or request.transport is None:
+                waiting: set[asyncio.Future[Any]] = {pending, gone}
+                await asyncio.wait(
+                    waiting,
+                    timeout=max(0.0, beat - loop.time()),
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
+                if gone.done() or request.transport is None:
                     return
                 if pending.done():
                     try:
@@ -116,9 +140,12 @@ class Events:
                     await response.write(b": still here\n\n")
                     beat = loop.time() + self.heartbeat
         finally:
+            del self._open[gone]
             if not pending.done():
                 pending.cancel()
                 await asyncio.wait({pending})
+            if not pending.cancelled():
+                pending.exception()  # (the page's end, if it ended meanwhile: seen)
 
 
 def key(request: web.Request) -> str:
