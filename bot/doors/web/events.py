@@ -68,6 +68,9 @@ class Events:
         for gone in self._open:
             if not gone.done():
                 gone.set_result(None)
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
 
     async def _sweep(self) -> None:
         """Every CHECK seconds, end the streams whose viewer went (one look for them all,
