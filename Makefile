@@ -27,6 +27,7 @@ bench: $(VENV)/.bench
 	$(BIN)/python bench/tournament.py  # pairing and standings at 100 to 2,000 entries
 	$(BIN)/python bench/flood.py  # a move's board under a flood of /rules
 	$(BIN)/python bench/caches.py  # memory with 50,000 people in 5,000 rooms
+	$(BIN)/python bench/web_live.py  # 1,000 live pages of one game, each move reaching them all
 	$(BIN)/python -m pytest -m slow -s -p no:cacheprovider tests  # 1,000 games under faults
 	$(BIN)/python bench/ai.py
 	$(BIN)/python bench/web.py  # the pages: 50 live games, 200 viewers; a move's cost

@@ -66,6 +66,8 @@ async def _run(settings: Settings) -> int:
         _say(settings, f"database: {error}")
         return 2
     try:
+        if settings.web_only:
+            return await _serve_pages_only(settings, store)
         if settings.telegram_token or settings.discord_token:
             return await _serve_platforms(settings, store)
         name = settings.console_name or _user_name()
@@ -74,24 +76,30 @@ async def _run(settings: Settings) -> int:
         # come back): no turn timer unless the room asks for one, no idle end (README)
         service = GameService(store, patient=True, observe=metrics.observe)
         settle_heap()
-        console = Console(
-            service,
-            Posts(store),
-            sys.stdout,
-            DATA / "console",
-            name,
-            settings.console_language,
-        )
-        stop = asyncio.Event()  # Ctrl-C (or SIGTERM): the room ends at once, saved
-        for signal in (SIGINT, SIGTERM):
-            asyncio.get_running_loop().add_signal_handler(signal, stop.set)
-        ops = await _start_ops(settings, store, metrics, {"console": ConsoleDoor(console)})
-        pages = await _start_pages(settings, service)
+        pages = await _start_pages(settings, service, metrics)
+        ops = None
         try:
-            if pages is not None:  # the newcomer can open it at once (on the screen, no log)
+            # the links printed lead to PUBLIC_URL, else to the pages this process serves
+            # (make run: http://127.0.0.1:8080), so a newcomer can open one at once
+            base = settings.public_url or (settings.web_base() if pages is not None else "")
+            service.links = frozenset({"console"} if base else ())
+            console = Console(
+                service,
+                Posts(store),
+                sys.stdout,
+                DATA / "console",
+                name,
+                settings.console_language,
+                base,
+            )
+            stop = asyncio.Event()  # Ctrl-C (or SIGTERM): the room ends at once, saved
+            for signal in (SIGINT, SIGTERM):
+                asyncio.get_running_loop().add_signal_handler(signal, stop.set)
+            ops = await _start_ops(settings, store, metrics, {"console": ConsoleDoor(console)})
+            if base:  # the community's page (on the screen, never in the log)
                 key = await service.pages.key_of(console.place)
                 if key is not None:
-                    url = f"{settings.web_base()}/c/{key}.json"
+                    url = f"{base}/c/{key}"
                     lang = await service.language_of(console.place)
                     print(tr(lang, WEB_PAGE, url=url), flush=True)
             await console.run(stdin_lines(), stop)
@@ -105,13 +113,49 @@ async def _run(settings: Settings) -> int:
     return 0
 
 
-async def _start_pages(settings: Settings, service: GameService) -> WebDoor | None:
+async def _start_pages(
+    settings: Settings, service: GameService, metrics: Metrics
+) -> WebDoor | None:
     """The web pages' listener (WEB_HOST, WEB_PORT), unless WEB_PORT is off; None when it
     is off or its port is taken (one WARNING line: the bot goes on without pages)."""
     if settings.web_port is None:
         return None
-    door = WebDoor(service.pages, settings.web_host, settings.web_port)
-    return door if await door.start() else None
+    door = WebDoor(service.pages, settings.web_host, settings.web_port, settings.web_max_viewers)
+    if not await door.start():
+        return None
+    metrics.count_viewers(door.viewers)
+    return door
+
+
+async def _serve_pages_only(settings: Settings, store: Store) -> int:
+    """WEB_ONLY: the pages and the operator's view, until SIGINT or SIGTERM; no console,
+    no platform, no timers. Beside the bot's processes on one PostgreSQL, its live pages
+    hear their moves through LISTEN/NOTIFY (docs/deploy.md)."""
+    if settings.web_port is None:
+        _say(settings, "WEB_ONLY serves the pages only: set WEB_PORT to a port, not off")
+        return 2
+    metrics = Metrics()
+    service = GameService(store, observe=metrics.observe)
+    settle_heap()
+    pages = await _start_pages(settings, service, metrics)
+    if pages is None:
+        _say(
+            settings,
+            f"WEB_ONLY: nothing to serve, {settings.web_host}:{settings.web_port} is taken",
+        )
+        return 2
+    stop = asyncio.Event()
+    for signal in (SIGINT, SIGTERM):
+        asyncio.get_running_loop().add_signal_handler(signal, stop.set)
+    ops = await _start_ops(settings, store, metrics, {})
+    log.info("web: the pages only, on %s:%s", settings.web_host, settings.web_port)
+    try:
+        await stop.wait()
+    finally:
+        await pages.stop()
+        if ops is not None:
+            await ops.stop()
+    return 0
 
 
 def _say(settings: Settings, message: str) -> None:
@@ -160,7 +204,10 @@ async def _serve_platforms(settings: Settings, store: Store) -> int:
     """Telegram and Discord, whichever has a token, until SIGINT or SIGTERM; one timer
     loop for both, each timer's effects to the platform of its room."""
     metrics = Metrics()
-    service = GameService(store, observe=metrics.observe)
+    # with PUBLIC_URL, the boards, summaries and tournaments' messages link to the web
+    # pages (an address on this machine is no use to people in a chat: none without it)
+    links = ("telegram", "discord") if settings.public_url else ()
+    service = GameService(store, observe=metrics.observe, links=links)
     posts = Posts(store)  # what the doors keep of their messages: theirs, not the service's
     platforms: dict[str, Platform] = {}
     refused: dict[type[Exception], str] = {}
@@ -195,7 +242,7 @@ async def _serve_platforms(settings: Settings, store: Store) -> int:
         )
 
     settle_heap()
-    pages = await _start_pages(settings, service)
+    pages = await _start_pages(settings, service, metrics)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signal in (SIGINT, SIGTERM):

@@ -27,6 +27,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from storage.errors import StorageError, Unavailable
+from storage.feed import Feed, PostgreSQLFeed
 
 DEFAULT_PATH = Path("data") / "domino.sqlite3"
 UNAVAILABLE = "the database is not answering; try again shortly"
@@ -89,9 +90,11 @@ def reason(error: BaseException) -> str:
 
 
 class Database:
-    """Where the repositories' work runs. ``dialect`` is "sqlite" or "postgresql"."""
+    """Where the repositories' work runs. ``dialect`` is "sqlite" or "postgresql";
+    ``feed``: what its writers announce as they commit (storage/feed.py)."""
 
     dialect: str
+    feed: Feed
 
     async def run(self, work: Callable[..., T], *args: Any) -> T:
         """``work(connection, *args)`` as one transaction: committed when it returns,
@@ -116,6 +119,8 @@ class PostgreSQLDatabase(Database):
         self._engine: AsyncEngine = create_async_engine(
             url, pool_pre_ping=True, hide_parameters=True
         )
+        _args, connect = self._engine.dialect.create_connect_args(self._engine.url)
+        self.feed = PostgreSQLFeed(connect)
 
     async def run(self, work: Callable[..., T], *args: Any) -> T:
         with unavailable_when_unreachable():
@@ -123,6 +128,7 @@ class PostgreSQLDatabase(Database):
                 return await connection.run_sync(work, *args)
 
     async def close(self) -> None:
+        await self.feed.close()
         await self._engine.dispose()
 
 

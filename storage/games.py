@@ -25,6 +25,7 @@ from sqlalchemy import Connection, bindparam, delete, func, insert, select, upda
 
 from storage.database import Database, first, rows, scalar
 from storage.errors import Conflict, DamagedGame, NotFound, StorageError
+from storage.feed import announce_game
 from storage.notes import GameNotes
 from storage.schema import communities, game_hands, game_seats, games, moves, rooms, timers
 from storage.timers import TimerPlan, apply_plan
@@ -119,6 +120,7 @@ class GameRepository:
             )
             assert game_id is not None
             _seat(db, game_id, seats)
+            announce_game(db, game_id)
             return first(db, select(games).where(games.c.id == game_id))
 
         return GameRow(**(await self._db.run(work))._mapping)
@@ -203,6 +205,7 @@ class GameRepository:
         def work(db: Connection) -> bool:
             if db.execute(statement).rowcount != 1:
                 return False
+            announce_game(db, game_id)
             db.execute(
                 delete(timers).where(timers.c.game_id == game_id, timers.c.fired_at.is_(None))
             )
@@ -245,6 +248,7 @@ class GameRepository:
                 if found is None:
                     raise NotFound(f"there is no game {game_id}")
                 raise Conflict(f"game {game_id} is at version {found}, not {version}")
+            announce_game(db, game_id)  # sent on commit only (storage/feed.py)
             if seats is not None:
                 _seat(db, game_id, seats)
             if timers is not None:

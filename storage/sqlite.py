@@ -38,6 +38,7 @@ from sqlalchemy.engine import make_url
 
 from storage.database import UNAVAILABLE, Database, unavailable_when_unreachable
 from storage.errors import Unavailable
+from storage.feed import Feed, committed, forget_announced
 
 T = TypeVar("T")
 GROUP = 64  # pieces of work committed together at most
@@ -81,6 +82,7 @@ class SQLiteDatabase(Database):
         self._worker: asyncio.Task[None] | None = None
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-apart")
         self._closed = False
+        self.feed = Feed()  # one process: told in memory, after each commit
 
     async def run(self, work: Callable[..., T], *args: Any) -> T:
         return await self._queue(work, args, apart=False)
@@ -92,6 +94,7 @@ class SQLiteDatabase(Database):
         if self._closed:
             return
         self._closed = True
+        await self.feed.close()
         if self._worker is not None:
             await self._worker
         connection, self._connection = self._connection, None
@@ -152,6 +155,7 @@ class SQLiteDatabase(Database):
                 self._abandon(connection)
                 return _all_failed(group, outcomes, pending, error)
             outcomes.update((i, (True, result)) for i, result in done.items())
+            self.feed.tell(committed(connection))
             break
         return [outcomes[i] for i in range(len(group))]
 
@@ -168,10 +172,12 @@ class SQLiteDatabase(Database):
             return result
 
         try:
-            return True, await asyncio.get_running_loop().run_in_executor(self._thread, whole)
+            result = await asyncio.get_running_loop().run_in_executor(self._thread, whole)
         except Exception as error:
             self._abandon(connection)
             return False, error
+        self.feed.tell(committed(connection))
+        return True, result
 
     async def _begin(self) -> Connection:
         """The connection, in a transaction holding the write lock."""
@@ -185,6 +191,7 @@ class SQLiteDatabase(Database):
                 connection = self._connection
             try:
                 connection.begin()
+                forget_announced(connection)  # of a transaction rolled back
                 return connection
             except exc.OperationalError as error:
                 if not _busy(error) or loop.time() + pause > deadline:

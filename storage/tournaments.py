@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 
 from storage.database import Database, first, rows, utcnow
 from storage.errors import Conflict, NotFound, StorageError
+from storage.feed import announce
 from storage.schema import (
     communities,
     tournament_byes,
@@ -192,6 +193,7 @@ class TournamentRepository:
                 new_id = db.scalar(insert(tournaments).values(values).returning(tournaments.c.id))
             except IntegrityError as error:  # another process opened one meanwhile
                 raise Conflict(f"community {community_id} already has a tournament open") from error
+            announce(db, "tournament", new_id)
             return first(db, select(tournaments).where(tournaments.c.id == new_id))
 
         return _tournament(await self._db.run(work))
@@ -301,6 +303,7 @@ class TournamentRepository:
                 if found is None:
                     raise NotFound(f"there is no tournament {row.id}")
                 raise Conflict(f"tournament {row.id} is at version {found}, not {expected}")
+            announce(db, "tournament", row.id)
             return saved
 
         return _tournament(await self._db.run(work))
@@ -500,6 +503,7 @@ class TournamentRepository:
             ).first()
             if saved is None:
                 raise NotFound(f"tournament {tournament_id} has no table {number} in round {round}")
+            announce(db, "tournament", tournament_id)
             return saved
 
         return _table(await self._db.run(work))
@@ -644,10 +648,12 @@ def forget_in_entries(db: Connection, user_id: int, name: str) -> int:
 
 def _lock(db: Connection, tournament_id: int) -> None:
     """Hold the tournament's row for the rest of the transaction (PostgreSQL; SQLite's
-    transaction holds the write lock already); :class:`NotFound` if there is none."""
+    transaction holds the write lock already); :class:`NotFound` if there is none. Only
+    a change takes the lock: it is announced, on commit (storage/feed.py)."""
     query = select(tournaments.c.id).where(tournaments.c.id == tournament_id).with_for_update()
     if db.scalar(query) is None:
         raise NotFound(f"there is no tournament {tournament_id}")
+    announce(db, "tournament", tournament_id)
 
 
 def _refuse_entered(

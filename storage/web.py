@@ -22,6 +22,7 @@ from sqlalchemy import Connection, and_, delete, desc, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from storage.database import Database, first, rows
+from storage.feed import announce
 from storage.schema import games, rooms, tournaments, web_closed, web_keys
 
 Kind = Literal["game", "tournament", "community"]
@@ -125,6 +126,7 @@ class WebRepository:
             db.execute(delete(web_closed).where(web_closed.c.community_id == community_id))
             if not open_:
                 db.execute(insert(web_closed).values(community_id=community_id, closed_at=now))
+            announce(db, "community", community_id)  # its open pages end (or go on)
 
         await self._db.run(work)
 
@@ -136,7 +138,12 @@ class WebRepository:
             .where(web_keys.c.community_id == community_id, web_keys.c.retired_at.is_(None))
             .values(retired_at=now)
         )
-        return int(await self._db.run(lambda db: db.execute(statement).rowcount))
+
+        def work(db: Connection) -> int:
+            announce(db, "community", community_id)  # its open pages end
+            return int(db.execute(statement).rowcount)
+
+        return await self._db.run(work)
 
     async def recent_games(self, community_id: int, limit: int = 20) -> list[Any]:
         """The community's latest games in play or finished (id, status), newest first."""

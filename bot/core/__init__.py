@@ -8,7 +8,8 @@ nothing else of the core (an import-linter contract in pyproject.toml holds them
 - :class:`WebPages` (``GameService.pages``): the web pages' read-only questions (a page's
   key, a key's page as JSON-ready data, docs/web.md); the web door is given this alone.
 - :class:`Command` and the people and places in it; the effects that come back (``Say``,
-  ``Board``, ``Hand``...), plain values for a door to deliver.
+  ``Board``, ``Hand``...), plain values for a door to deliver; a ``Link`` to a web page on
+  some of them (its key put on only for the platforms the service makes links for).
 - :class:`Posts`: what the doors keep in storage while they deliver (which message is a
   room's board, which hand went out, the rooms of a tournament's tables); a door is given
   one beside the service, and delivering never calls the service.
@@ -32,6 +33,7 @@ from bot.core.model import (
     Elsewhere,
     File,
     Hand,
+    Link,
     Lobby,
     Offer,
     OpenTables,
@@ -87,6 +89,7 @@ __all__ = [
     "GameService",
     "Hand",
     "Kind",
+    "Link",
     "Lobby",
     "Offer",
     "OpenTables",

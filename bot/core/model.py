@@ -99,6 +99,21 @@ class Button:
 
 
 @dataclass(frozen=True)
+class Link:
+    """A link to a web page (issue 34): the game's ("Watch", "Replay"), the tournament's
+    ("Standings"). The core names the page (``kind`` and storage's ``target``); the page's
+    ``key`` is put on only when the service makes links for the door's platform, the page
+    is of the community the message goes to and its pages are on (bot/core/links.py).
+    A door makes the address from its base (PUBLIC_URL) and shows a link with a key only:
+    a Telegram URL button, a Discord link button, a line in the console."""
+
+    label: str  # in the reader's language
+    kind: str  # "game", "tournament", "community"
+    target: int  # the game's, the tournament's or the community's id
+    key: str = ""  # the page's key; "" until the service puts it on
+
+
+@dataclass(frozen=True)
 class Say:
     """Text for the room, or for one person only (``private``)."""
 
@@ -109,6 +124,7 @@ class Say:
     # an answer to a reading command (bot/core/reading.py): the game's messages queued
     # after it in its room go first
     aside: bool = False
+    link: Link | None = None  # a web page (the game's summary: its replay)
 
 
 @dataclass(frozen=True)
@@ -161,6 +177,7 @@ class Board:
     # the move lines of ``text`` (what was played since the last board): a board skipped
     # for a newer one hands them on, so no move goes untold
     story: tuple[str, ...] = ()
+    link: Link | None = None  # the game's web page ("Watch"; "Replay" once it is over)
 
 
 @dataclass(frozen=True)
@@ -207,6 +224,7 @@ class Picture:
     rows: tuple[tuple[str, ...], ...] = ()
     name: str = "leaderboard.png"
     aside: bool = False  # as Say's
+    link: Link | None = None  # a web page (a tournament's standings: its page)
 
 
 @dataclass(frozen=True)
@@ -230,6 +248,7 @@ class OpenTables:
     round: int
     tables: tuple[TableToOpen, ...]
     text: str
+    link: Link | None = None  # the tournament's web page, with the list of tables
 
 
 @dataclass(frozen=True)

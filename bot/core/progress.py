@@ -16,7 +16,15 @@ from bot.core.describe import Told, story_lines
 from bot.core.model import Say, TurnCall
 from bot.core.saving import save
 from bot.core.session import SYSTEM, Loaded, Session
-from bot.core.showing import board_after, dealt, hand_for, name_of, names_of, person_of
+from bot.core.showing import (
+    board_after,
+    dealt,
+    game_link,
+    hand_for,
+    name_of,
+    names_of,
+    person_of,
+)
 from engine.ai.hard import decision_seconds
 from engine.game import Game
 from engine.limit import stop_at_limit
@@ -301,5 +309,5 @@ async def finish(session: Session, loaded: Loaded) -> None:
     summary = texts.game_summary(lang, game, names_of(loaded, lang), changes, loaded.seats)
     if not counted:
         summary += "\n" + tr(lang, texts.NOT_COUNTED)
-    session.effects.append(Say(summary))
+    session.effects.append(Say(summary, link=game_link(session, loaded, over=True)))
     session.reported.append(GameEnded(loaded))  # (a tournament's table: its result)

@@ -14,7 +14,7 @@ import logging
 import os
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Collection, Mapping
 from contextlib import asynccontextmanager, suppress
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -24,6 +24,7 @@ from bot.core import house_rules, standings, texts
 from bot.core.damage import DAMAGE, set_aside, where
 from bot.core.dispatch import dispatch
 from bot.core.handlers.lobby import DEFAULT_PRESET
+from bot.core.links import put_keys
 from bot.core.model import Command, Effect, Hand, Offer, Person, Place, Popup
 from bot.core.pages.web import WebPages
 from bot.core.posts import BOARD, HAND, RELEASED
@@ -71,8 +72,12 @@ class GameService:
         seeds: Callable[[], int] = lambda: secrets.randbits(62),
         patient: bool = False,
         observe: Observe | None = None,
+        links: Collection[str] = (),
     ) -> None:
         self.store = store
+        # the platforms whose doors show links to the web pages (they have an address
+        # people reach the pages at): their effects carry the pages' keys (bot/core/links.py)
+        self.links = frozenset(links)
         self.observe = observe  # the operator's counters (bot/doors/ops), when kept
         self.clock = clock
         self.holder = holder or f"pid-{os.getpid()}-{secrets.token_hex(3)}"
@@ -143,7 +148,9 @@ class GameService:
         session = await open_session(command, self.desk, self.clock())
         async with self._locks.hold(session.room.id):
             effects = await self._tries(session)
-        return [*session.told, *effects]
+        links = self.desk.links if command.place.platform in self.links else None
+        effects = [*session.told, *effects]
+        return await put_keys(links, command.place, session.community.id, effects, session.now)
 
     async def _tries(self, session: Session) -> list[Effect]:
         """The command, again on the game read afresh after a lost race (or a refusal

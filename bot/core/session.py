@@ -15,6 +15,7 @@ from typing import Any
 from bot.core import texts
 from bot.core.bounded import Bounded
 from bot.core.damage import DAMAGE, damaged, set_aside
+from bot.core.links import PageLinks
 from bot.core.model import Command, Effect, Person, Place, Popup, Reply, Say
 from bot.core.names import clean_name
 from bot.core.reading import ReadingBudget
@@ -133,6 +134,11 @@ class Desk:
     tournament_locks: dict[int, ReentrantLock] = field(default_factory=dict)
     # each person's public answers to reading commands in each room, this last minute
     reading: ReadingBudget = field(default_factory=ReadingBudget)
+    # the web pages' keys put on the effects (bot/core/links.py), as last read
+    links: PageLinks = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.links = PageLinks(self.store)
 
     def tournament_lock(self, community_id: int) -> ReentrantLock:
         return self.tournament_locks.setdefault(community_id, ReentrantLock())

@@ -16,7 +16,7 @@ from bot.core.describe import (
     scored_words,
     seat_notes,
 )
-from bot.core.model import Board, Button, Hand, Lobby, Person, Say, Table
+from bot.core.model import Board, Button, Hand, Link, Lobby, Person, Say, Table
 from bot.core.names import clean_name
 from bot.core.seats import Seat
 from bot.core.session import Loaded, Session
@@ -135,6 +135,12 @@ def board_buttons(session: Session, loaded: Loaded) -> tuple[Button, ...]:
     return (Button(tr(lang, "Next hand"), "next", game_id, game.ply),)
 
 
+def game_link(session: Session, loaded: Loaded, over: bool) -> Link:
+    """The game's web page, as the room's messages name it: "Watch" while it is played,
+    "Replay" once it is over (its key is put on after the command: bot/core/links.py)."""
+    return Link(tr(session.lang, texts.REPLAY if over else texts.WATCH), "game", loaded.row.id)
+
+
 def dealt(session: Session, loaded: Loaded, message: str, **params: Any) -> Say:
     """``message`` for the room on a deal ("Hand 2."), and where the hand's opener was
     drawn, after it, who drew which tile and who opens: the room can check it."""
@@ -163,6 +169,7 @@ def board_after(
         final=final,
         hand_end=game.hand is None,
         story=tuple(story),
+        link=game_link(session, loaded, final),
     )
 
 
@@ -183,6 +190,7 @@ def board_as_it_is(session: Session, loaded: Loaded, repost: bool = False) -> Bo
         final=game.outcome is not None,
         repost=repost,
         hand_end=game.hand is None,
+        link=game_link(session, loaded, game.outcome is not None),
     )
 
 

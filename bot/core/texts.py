@@ -144,6 +144,11 @@ WEB_CHANGED = {
     ),
     "new": N_("This community's web pages have new addresses: the old ones show nothing now."),
 }
+# the links to the web pages (issue 34), with a game's board, its summary, a tournament's
+# messages (bot/core/links.py)
+WATCH = N_("Watch")
+REPLAY = N_("Replay")
+STANDINGS_PAGE = N_("Standings")
 BAD_TIMEOUT = N_(
     "The turn timeout is a number of seconds from 15 to 86400, or off (turns wait for their player)."
 )

@@ -70,6 +70,11 @@ class Settings(BaseSettings):
     web_port: int | None = 8080  # WEB_PORT=off: no pages
     # where people reach the pages (the proxy's address); links are made from it
     public_url: str = ""
+    # the most live streams (Server-Sent Events) one process serves at once; more: 503
+    web_max_viewers: int = Field(default=2000, ge=1, le=1_000_000)
+    # serve the pages (and the operator's view) and nothing else: no console, no
+    # platform, no timers; beside the bot's processes on one PostgreSQL (docs/deploy.md)
+    web_only: bool = False
 
     @field_validator("web_port", mode="before")
     @classmethod

@@ -320,8 +320,11 @@ class Delivery(Generic[Origin]):
             lines.append((f"{table.line} → {link}" if link else table.line, table.mention))
         if self.wake is not None:
             self.wake()
-        for said in texts_within(lines, self.platform.text_limit, self.platform.mention_room):
-            self._posted(place, await self.platform.room_text(place, said, origin))
+        said = texts_within(lines, self.platform.text_limit, self.platform.mention_room)
+        if said and tables.link is not None:  # the tournament's page, after the whole list
+            said[-1] = replace(said[-1], link=tables.link)
+        for text in said:
+            self._posted(place, await self.platform.room_text(place, text, origin))
 
     def _posted(self, place: Place, message_id: str | None) -> None:
         if message_id is not None:

@@ -41,4 +41,4 @@ RESERVED_NAME = N_(
 
 
 # ----- the web pages (issue 34) --------------------------------------------------------
-WEB_PAGE = N_("This community's page (JSON): {url}")
+WEB_PAGE = N_("This community's page: {url}")

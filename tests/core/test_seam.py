@@ -25,8 +25,9 @@ def test_the_service_keeps_at_most_ten_public_methods() -> None:
 
 def test_the_web_pages_only_read() -> None:
     """Nothing of WebPages takes a command or sends an effect: its methods are a key's
-    page or a page's key."""
+    page, a page's key, or when a page changes (watch)."""
     assert _public(WebPages) == {
         *("key", "key_of", "game", "tournament", "community"),
         *("board", "hand", "step", "standings_csv"),  # the HTML pages: pictures, CSV
+        "watch",  # the live stream
     }

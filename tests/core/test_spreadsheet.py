@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import io
 
-from bot.core.pages.spreadsheet import defused
+from bot.core.spreadsheet import defused
 
 
 def test_a_cell_that_would_be_a_formula_is_text() -> None:

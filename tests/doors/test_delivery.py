@@ -18,6 +18,7 @@ from bot.core.model import (
     Effect,
     File,
     Hand,
+    Link,
     Lobby,
     OpenTables,
     Person,
@@ -481,6 +482,7 @@ async def test_a_big_rounds_list_of_tables_is_told_whole_in_texts_that_fit() -> 
     class Rooms(Fake):
         text_limit = 2000
         mention_room = 24
+        links: list[Link | None]
 
         async def open_room(self, place: Place, title: str, key: str) -> Place | None:
             return replace(place, room=key)
@@ -488,7 +490,12 @@ async def test_a_big_rounds_list_of_tables_is_told_whole_in_texts_that_fit() -> 
         def link(self, place: Place) -> str:
             return f"https://example.org/{place.room}"
 
+        async def room_text(self, place: Place, say: Say, origin: str | None) -> str | None:
+            self.links.append(say.link)
+            return await super().room_text(place, say, origin)
+
     fake = Rooms()
+    fake.links = []
     players = {n: (Person(f"{n}a", f"Player {n}a", "en"), Person(f"{n}b", f"Player {n}b", "en"))
                for n in range(1, 1001)}  # fmt: skip
     tables = tuple(
@@ -500,8 +507,11 @@ async def test_a_big_rounds_list_of_tables_is_told_whole_in_texts_that_fit() -> 
         async def table_opened(self, place: Place, tournament: int, round: int, table: int) -> None:
             return None
 
-    await deliver(Delivery(fake, Noting()), OpenTables(7, 1, tables, "Round 1 of 5"))
+    page = Link("Standings", "tournament", 7, "k" * 22)  # the tournament's web page
+    await deliver(Delivery(fake, Noting()), OpenTables(7, 1, tables, "Round 1 of 5", page))
     texts = [entry for entry in fake.log if entry[0] == "room"]
+    # the tournament's page goes with the last of the texts, after the whole list
+    assert fake.links[-1] == page and not any(fake.links[:-1]) and len(fake.links) == len(texts)
     assert len(texts) > 1
     lines = [line for _, text, *_ in texts for line in text.split("\n")]
     assert lines == ["Round 1 of 5"] + [

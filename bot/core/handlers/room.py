@@ -73,6 +73,7 @@ async def web_pages(session: Session, value: str) -> None:
         await web.renew(community, session.now)
     else:
         await web.set_open(community, value == "on", session.now)
+    session.desk.links.forget()  # this process's links follow at once (others within 30 s)
     session.say(texts.WEB_CHANGED[value])
 
 

@@ -10,19 +10,20 @@ them with the same 404. A key is made the first time something needs a link
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncGenerator, Callable
 from datetime import datetime
 from typing import Any
 
 from bot.core import texts
 from bot.core.model import Board, Place
 from bot.core.pages.game import Replays, board_now, game_page, hand_replay, said, step_board, when
-from bot.core.pages.spreadsheet import defused
+from bot.core.pages.live import Live, Watched
 from bot.core.pages.tournament import tournament_page
 from bot.core.ratings import shown_rating
 from bot.core.seats import seats_from
 from bot.core.session import game_of
 from bot.core.showing import name_of
+from bot.core.spreadsheet import defused
 from bot.core.standings import FAMILIES
 from bot.core.tournament import state
 from bot.core.tournament.rounds import current, standings_csv
@@ -44,6 +45,15 @@ class WebPages:
         self.store = store
         self.clock = clock
         self.replays = Replays()
+        self.live = Live(store.web, store.database.feed)
+
+    # ----- live pages (bot/core/pages/live.py) -----------------------------------------
+
+    def watch(self, kind: Watched, key: str) -> AsyncGenerator[int, None]:
+        """A version number now, then each time the page of ``kind`` (a game or a
+        tournament) at ``key`` may have changed; it ends when the key names no page (at
+        once if it names none now). A community's page is not watched."""
+        return self.live.watch(kind, key)
 
     # ----- keys ------------------------------------------------------------------------
 

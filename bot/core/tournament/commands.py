@@ -4,7 +4,6 @@ kept in the tournament's log."""
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import re
@@ -13,6 +12,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import fields, replace
 from typing import Any
 
+from bot.core import spreadsheet
 from bot.core.house_rules import yes_or_no
 from bot.core.model import Button, Effect, Elsewhere, File, Person, Place, Say
 from bot.core.names import MENTION, searched
@@ -801,7 +801,7 @@ async def entries(session: Session, event: Event | None) -> None:
 def entries_csv(event: Event) -> str:
     """Every entry, a line each: its number, team, members, status, and whether late."""
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = spreadsheet.Writer(out)
     writer.writerow(["number", "team", "members", "status", "late"])
     for i, entry in enumerate(event.entries, 1):
         members = " / ".join(m.name for m in entry.members)
@@ -848,7 +848,7 @@ async def export(session: Session, event: Event | None) -> None:
 
 def tables_csv(event: Event) -> str:
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = spreadsheet.Writer(out)
     writer.writerow(["round", "table", "side_a", "side_b", "score_a", "score_b", "winner",
                      "ended_by", "hands"])  # fmt: skip
     for t in sorted(event.tables, key=lambda t: (t.round, t.number)):
@@ -872,7 +872,7 @@ def logged_team(event: Event, item: LogRow) -> str:
 
 async def log_csv(session: Session, event: Event) -> str:
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = spreadsheet.Writer(out)
     writer.writerow(["at", "by", "action", "round", "table", "entry", "points", "reason"])
     for item in await session.store.tournaments.logs(event.id):
         entry = logged_team(event, item)

@@ -5,17 +5,18 @@ round; then the next round, or the end."""
 from __future__ import annotations
 
 import asyncio
-import csv
 import io
 import math
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from bot.core import spreadsheet, texts
 from bot.core.model import (
     Effect,
     Elsewhere,
     File,
+    Link,
     OpenTables,
     Person,
     Picture,
@@ -37,6 +38,12 @@ REOPEN = "tournament_reopen"  # (not a stored timer) a restart opens the tables 
 BREAK_MINUTES = 2  # between the last table of a round and the next round
 CAPTION = 1024  # the words beside a picture: Telegram's caption holds 1,024 characters
 STANDINGS_FILE = "standings.csv"
+
+
+def page_link(event: Event, lang: str) -> Link:
+    """The tournament's web page, as its messages name it (the standings, a round's
+    tables, the champions; its key is put on after the command: bot/core/links.py)."""
+    return Link(tr(lang, texts.STANDINGS_PAGE), "tournament", event.id)
 
 
 def epoch(when: datetime) -> float:
@@ -125,7 +132,8 @@ async def open_round(session: Session, event: Event) -> list[Effect]:
         lines.append(tr(lang, words.BYE_LINE, teams=", ".join(event.entry(e).name for e in byes)))
     if minutes:
         lines.append(tr(lang, words.CLOCK_LINE, minutes=words.minutes(lang, minutes)))
-    return [OpenTables(event.id, number, tuple(to_open), "\n".join(lines))]
+    text = "\n".join(lines)
+    return [OpenTables(event.id, number, tuple(to_open), text, page_link(event, lang))]
 
 
 async def tables_to_open(
@@ -180,7 +188,7 @@ async def reopen(session: Session, event: Event) -> list[Effect]:
     numbered = [(t.number, t.sides) for t in missing]
     to_open = await tables_to_open(session, event, event.round, numbered)
     text = tr(session.lang, words.ROUND_TABLES, round=event.round, rounds=event.settings.rounds)
-    return [OpenTables(event.id, event.round, tuple(to_open), text)]
+    return [OpenTables(event.id, event.round, tuple(to_open), text, page_link(event, session.lang))]
 
 
 async def people_of(
@@ -310,7 +318,8 @@ def round_over(session: Session, event: Event, break_minutes: int) -> list[Effec
         lines = current(event)
         effects += standings_effects(session, event, lines)
         if lines:
-            effects.append(Say(tr(lang, words.CHAMPION, team=event.entry(lines[0].entry).name)))
+            champions = tr(lang, words.CHAMPION, team=event.entry(lines[0].entry).name)
+            effects.append(Say(champions, link=page_link(event, lang)))
         return effects
     effects = [Say(tr(lang, words.ROUND_OVER, round=event.round))]
     effects += standings_effects(session, event)
@@ -384,6 +393,7 @@ def standings_effects(
             header=header,
             rows=rows[:PICTURE_ROWS],
             name="standings.png",
+            link=page_link(event, lang),
         )
     ]
     if not whole:
@@ -422,7 +432,7 @@ def standings_csv(event: Event, lines: list[Standing]) -> str:
     """The whole standings, a line an entry: place, team, its members, the figures, and
     every tie-break (chosen or not; ``tiebreaks`` names the ones ordering them)."""
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = spreadsheet.Writer(out)
     extra = [
         t for t in TIEBREAKS if t not in ("buchholz", "head_to_head", "difference", "points_for")
     ]

@@ -45,6 +45,7 @@ class Console:
         pictures: Path,
         name: str,
         lang: str = "es",
+        base: str = "",
     ) -> None:
         self.service = service
         lang = language(lang)
@@ -58,7 +59,9 @@ class Console:
         # a round's tables: their games are made by timers due at once, fired before the
         # next line is read (a line typed meanwhile finds its table set)
         self._tables_opened = False
-        self.delivery: Delivery[None] = Delivery(ConsolePlatform(self.screen), posts, self._woken)
+        # ``base``: where the web pages are, for the links printed (none when "")
+        platform = ConsolePlatform(self.screen, base)
+        self.delivery: Delivery[None] = Delivery(platform, posts, self._woken)
 
     @property
     def place(self) -> Place:

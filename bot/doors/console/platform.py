@@ -24,7 +24,20 @@ from pathlib import Path
 from typing import TextIO
 
 from bot import core
-from bot.core import Board, Button, File, Hand, Lobby, Person, Picture, Place, Say, describe_table
+from bot.core import (
+    Board,
+    Button,
+    File,
+    Hand,
+    Link,
+    Lobby,
+    Person,
+    Picture,
+    Place,
+    Say,
+    describe_table,
+)
+from bot.doors.links import labelled
 from bot.doors.platform import Platform
 from bot.doors.texts import CONSOLE_TURN
 from lang import tr
@@ -71,8 +84,11 @@ class ConsolePlatform(Platform[None]):
     private_lanes = False  # one terminal: everything in the order it happened
     notifies_privately = False  # every hand is printed on the one screen
 
-    def __init__(self, screen: Screen) -> None:
+    def __init__(self, screen: Screen, base: str = "") -> None:
         self.screen = screen
+        # where the web pages are (PUBLIC_URL, else the address this process serves them
+        # at): a link is a line of its own, "Watch: http://127.0.0.1:8080/g/..."
+        self.base = base
         self._posted = 0
 
     def draws(self, place: Place) -> bool:
@@ -117,6 +133,7 @@ class ConsolePlatform(Platform[None]):
             screen.print(described)
         screen.print(tr(screen.lang, "Board picture: {path}", path=path))
         self._buttons(board.buttons)
+        self._link(board.link)
 
     # ----- text ------------------------------------------------------------------------
 
@@ -125,9 +142,11 @@ class ConsolePlatform(Platform[None]):
         if screen.here(place):
             screen.print(say.text)
             self._buttons(say.buttons)
+            self._link(say.link)
         elif not isinstance(say, Lobby):  # of another room, what is said to everyone
             screen.rooms.add(place.room)
             screen.print(f"[{place.room}] " + say.text)
+            self._link(say.link, f"[{place.room}] ")
         return self._new()
 
     async def private_text(self, place: Place, person: Person, say: Say, origin: None) -> bool:
@@ -166,10 +185,12 @@ class ConsolePlatform(Platform[None]):
         if self.screen.here(place):
             self._only(picture.private)
             self._saved(picture.name, png, picture.text)
+            self._link(picture.link)
         elif picture.private is None:  # of another room: its words, as what is said there
             # (a round's standings in the tournament's room: "Standings:" and then them)
             self.screen.rooms.add(place.room)
             self.screen.print(f"[{place.room}] " + picture.text)
+            self._link(picture.link, f"[{place.room}] ")
         return self._new()
 
     async def file(self, place: Place, file: File, origin: None) -> str:
@@ -199,6 +220,12 @@ class ConsolePlatform(Platform[None]):
         write_private(path, data)
         self.screen.print(text)
         self.screen.print(tr(self.screen.lang, "Saved to {path}", path=path))
+
+    def _link(self, link: Link | None, before: str = "") -> None:
+        """A link to a web page, printed instead of a button: "Watch: http://..."."""
+        shown = labelled(self.base, link)
+        if shown is not None:
+            self.screen.print(f"{before}{shown[0]}: {shown[1]}")
 
     def _buttons(self, buttons: tuple[Button, ...]) -> None:
         for button in buttons:

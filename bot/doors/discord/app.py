@@ -108,7 +108,7 @@ class DiscordBot:
         )
         self.tree = app_commands.CommandTree(self.client)
         self.tree.on_error = self.on_command_error  # type: ignore[method-assign]
-        self.delivery = DiscordDelivery(self.client, posts, wake)
+        self.delivery = DiscordDelivery(self.client, posts, wake, settings.public_url)
         self.ready = asyncio.Event()
         client = self.client
         client.add_dynamic_items(*DYNAMIC_ITEMS)

@@ -49,11 +49,16 @@ def _sealed(view: discord.ui.View) -> discord.ui.View:
     return view
 
 
-def buttons_view(buttons: tuple[Button, ...]) -> discord.ui.View | None:
-    """Up to 25 buttons, five to a row; None when there are none (a view of none removes
-    a message's components)."""
-    keys = [(b, data) for b in buttons if (data := DISCORD.encode(b))][: ROW * 5]
-    if not keys:
+def buttons_view(
+    buttons: tuple[Button, ...], link: tuple[str, str] | None = None
+) -> discord.ui.View | None:
+    """Up to 25 buttons, five to a row, and ``link`` (label, address) a link button after
+    them (it opens the page in the browser: no custom id, never an interaction); None
+    when there are none (a view of none removes a message's components)."""
+    keys = [(b, data) for b in buttons if (data := DISCORD.encode(b))][
+        : ROW * 5 - (link is not None)
+    ]
+    if not keys and link is None:
         return None
     view = discord.ui.View(timeout=None)
     for i, (button, data) in enumerate(keys):
@@ -65,6 +70,9 @@ def buttons_view(buttons: tuple[Button, ...]) -> discord.ui.View | None:
                 row=i // ROW,
             )
         )
+    if link is not None:
+        label, url = link
+        view.add_item(discord.ui.Button(label=label[:LABEL], url=url, row=len(keys) // ROW))
     return _sealed(view)
 
 

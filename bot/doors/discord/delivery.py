@@ -52,6 +52,7 @@ from bot.doors import texts
 from bot.doors.delivery import Delivery
 from bot.doors.discord.components import buttons_view, hand_view
 from bot.doors.discord.places import PLATFORM
+from bot.doors.links import labelled
 from bot.doors.platform import Platform
 from bot.doors.retry import Pause, backoff, retry
 from lang import LANGUAGES, tr
@@ -82,9 +83,13 @@ class DiscordDelivery(Delivery[Interaction]):
     """The shared core with Discord's part; the adapter's handle on both."""
 
     def __init__(
-        self, client: discord.Client, posts: Posts, wake: Callable[[], None] | None = None
+        self,
+        client: discord.Client,
+        posts: Posts,
+        wake: Callable[[], None] | None = None,
+        base: str = "",
     ) -> None:
-        self.discord = DiscordPart(client)
+        self.discord = DiscordPart(client, base)
         super().__init__(self.discord, posts, wake)
 
     async def ephemeral(
@@ -112,8 +117,11 @@ class DiscordPart(Platform[Interaction]):
     text_limit = TEXT
     mention_room = 24  # "<@" and a user id of up to 20 digits, ">", and a space
 
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(self, client: discord.Client, base: str = "") -> None:
         self.client = client
+        # where people reach the web pages (PUBLIC_URL): the links' addresses start there;
+        # "" without it (an address on this machine is no use to people in a chat)
+        self.base = base
         self.clock = time.monotonic
         # the people's direct-message channels, the most recently used kept
         self._dms: Bounded[int, discord.DMChannel] = Bounded(PEOPLE_KEPT)
@@ -142,7 +150,8 @@ class DiscordPart(Platform[Interaction]):
             lambda: channel.send(
                 plain(board.text)[:TEXT],
                 file=_file(png, "board.png"),
-                view=buttons_view(board.buttons) or discord.utils.MISSING,
+                view=buttons_view(board.buttons, labelled(self.base, board.link))
+                or discord.utils.MISSING,
                 allowed_mentions=mentioning(),
             )
         )
@@ -155,7 +164,7 @@ class DiscordPart(Platform[Interaction]):
                 lambda: message.edit(
                     content=plain(board.text)[:TEXT],
                     attachments=[_file(png, "board.png")],
-                    view=buttons_view(board.buttons),
+                    view=buttons_view(board.buttons, labelled(self.base, board.link)),
                     allowed_mentions=mentioning(),
                 )
             )
@@ -224,7 +233,8 @@ class DiscordPart(Platform[Interaction]):
         return await _call(
             lambda: channel.send(
                 _body(say, self._threads),
-                view=buttons_view(say.buttons) or discord.utils.MISSING,
+                view=buttons_view(say.buttons, labelled(self.base, say.link))
+                or discord.utils.MISSING,
                 allowed_mentions=mentioning(say.mention),
             )
         )
@@ -300,8 +310,9 @@ class DiscordPart(Platform[Interaction]):
     async def picture(
         self, place: Place, picture: Picture, png: bytes, origin: Interaction | None
     ) -> str | None:
+        view = buttons_view((), labelled(self.base, picture.link))
         return await self._attachment(
-            place, picture.private, picture.text, png, picture.name, origin
+            place, picture.private, picture.text, png, picture.name, origin, view
         )
 
     async def file(self, place: Place, file: File, origin: Interaction | None) -> str | None:
@@ -315,17 +326,21 @@ class DiscordPart(Platform[Interaction]):
         data: bytes,
         name: str,
         origin: Interaction | None,
+        view: discord.ui.View | None = None,
     ) -> str | None:
         if private is not None:  # the person who acted sees it in the answer, only they
             if _acted(origin, private):
-                await self.ephemeral(origin, text, data, name)
+                await self.ephemeral(origin, text, data, name, view)
             else:
-                await self._direct(private, text, data, name)
+                await self._direct(private, text, data, name, view)
             return None
         channel = self._channel(place)
         sent = await _call(
             lambda: channel.send(
-                plain(text)[:TEXT], file=_file(data, name), allowed_mentions=mentioning()
+                plain(text)[:TEXT],
+                file=_file(data, name),
+                view=view or discord.utils.MISSING,
+                allowed_mentions=mentioning(),
             )
         )
         return str(sent.id)

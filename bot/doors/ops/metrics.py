@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, Metric
@@ -60,10 +60,15 @@ class Metrics:
         )
         self.viewers = Gauge(
             "domino_web_viewers",
-            "Pages open on the web door (0 until the web door exists)",
+            "Live pages (Server-Sent Events streams) open on this process's web door",
             registry=registry,
         )
         registry.register(RetriesCollector())
+
+    def count_viewers(self, count: Callable[[], int]) -> None:
+        """``domino_web_viewers`` reads ``count()`` at each scrape (the web door's open
+        streams: the web door knows no Prometheus)."""
+        self.viewers.set_function(count)
 
     def observe(self, platform: str, command: str, outcome: str, seconds: float) -> None:
         """The service's hook: one command handled (GameService(observe=...))."""

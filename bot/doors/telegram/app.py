@@ -152,7 +152,9 @@ class TelegramBot:
         app = self.app
         await self._initialize(stop)
         me = app.bot
-        self.delivery = telegram_delivery(me, self.posts, me.username, self.wake)
+        self.delivery = telegram_delivery(
+            me, self.posts, me.username, self.wake, self.settings.public_url
+        )
         await self._register_commands()
         self.ready.set()
         await app.start()

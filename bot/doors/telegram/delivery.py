@@ -26,6 +26,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Tele
 from bot.core import Board, Bounded, File, Hand, Lobby, Person, Picture, Place, Posts, Say
 from bot.doors import texts
 from bot.doors.delivery import Delivery
+from bot.doors.links import labelled
 from bot.doors.platform import Platform
 from bot.doors.retry import Pause, backoff, retry
 from bot.doors.telegram.keyboards import hand_keyboard, keyboard
@@ -66,9 +67,12 @@ class TelegramPlatform(Platform[None]):
     private_lanes = True  # a group's full minute must not hold up a hand
     text_limit = TEXT
 
-    def __init__(self, bot: Bot, username: str, posts: Posts) -> None:
+    def __init__(self, bot: Bot, username: str, posts: Posts, base: str = "") -> None:
         self.bot = bot
         self.username = username
+        # where people reach the web pages (PUBLIC_URL): the links' addresses start there;
+        # "" without it (an address on this machine is no use to people in a chat)
+        self.base = base
         # each room's lobby is one message, edited as seats fill; where it is, the
         # service remembers (a restarted bot edits the same message)
         self.posts = posts
@@ -91,7 +95,7 @@ class TelegramPlatform(Platform[None]):
             photo=png,
             filename=photo_name("board", board.game_id, board.move_number),
             caption=caption,
-            reply_markup=keyboard(board.buttons),
+            reply_markup=keyboard(board.buttons, labelled(self.base, board.link)),
             message_thread_id=topic,
         )
         return str(sent.message_id)
@@ -105,7 +109,7 @@ class TelegramPlatform(Platform[None]):
                 chat_id=chat_of(place)[0],
                 message_id=int(message_id),
                 media=InputMediaPhoto(png, caption=caption, filename=name),
-                reply_markup=keyboard(board.buttons),
+                reply_markup=keyboard(board.buttons, labelled(self.base, board.link)),
             )
         except BadRequest as error:
             # "not modified": it shows the board already; else the message is gone
@@ -131,7 +135,8 @@ class TelegramPlatform(Platform[None]):
     # ----- text ------------------------------------------------------------------------
 
     async def room_text(self, place: Place, say: Say, origin: None) -> str | None:
-        return await self._send_text(place, say.text, say.mention, keyboard(say.buttons))
+        markup = keyboard(say.buttons, labelled(self.base, say.link))
+        return await self._send_text(place, say.text, say.mention, markup)
 
     async def lobby(self, place: Place, lobby: Lobby, origin: None) -> str | None:
         """The game's lobby: one message, edited as people take their seats; an earlier
@@ -195,7 +200,7 @@ class TelegramPlatform(Platform[None]):
                 self.bot.send_message,
                 chat_id=int(person.platform_id),
                 text=say.text[:TEXT],
-                reply_markup=keyboard(say.buttons),
+                reply_markup=keyboard(say.buttons, labelled(self.base, say.link)),
             )
         except Forbidden:
             return False
@@ -259,6 +264,7 @@ class TelegramPlatform(Platform[None]):
             photo=png,
             filename=picture.name,
             caption=picture.text[:CAPTION],
+            reply_markup=keyboard((), labelled(self.base, picture.link)),
             **_to(place, picture),
         )
 
@@ -322,10 +328,15 @@ class TelegramPlatform(Platform[None]):
 
 
 def telegram_delivery(
-    bot: Bot, posts: Posts, username: str, wake: Callable[[], None] | None = None
+    bot: Bot,
+    posts: Posts,
+    username: str,
+    wake: Callable[[], None] | None = None,
+    base: str = "",
 ) -> Delivery[None]:
-    """Delivery to Telegram: the shared core with Telegram's part."""
-    return Delivery(TelegramPlatform(bot, username, posts), posts, wake)
+    """Delivery to Telegram: the shared core with Telegram's part (``base``: PUBLIC_URL,
+    where the web pages' links start)."""
+    return Delivery(TelegramPlatform(bot, username, posts, base), posts, wake)
 
 
 def photo_name(kind: str, game_id: int, move_number: int) -> str:

@@ -1,5 +1,7 @@
 """Inline keyboards from the service's buttons: two to a row, and a hand's moves in pages
-when there are more than fit comfortably on a phone (Mexican Train hands)."""
+when there are more than fit comfortably on a phone (Mexican Train hands); a link to a
+web page ("Watch", "Replay", "Standings") a URL button on a row of its own, last: it
+opens the page in the person's browser and never comes back to the bot as a press."""
 
 from __future__ import annotations
 
@@ -12,15 +14,19 @@ from bot.doors.buttons import TELEGRAM
 PAGE = 10  # move buttons on one page of a hand
 
 
-def keyboard(buttons: tuple[Button, ...]) -> InlineKeyboardMarkup | None:
+def keyboard(
+    buttons: tuple[Button, ...], link: tuple[str, str] | None = None
+) -> InlineKeyboardMarkup | None:
+    """The buttons, two to a row, and ``link`` (label, address) under them."""
     keys = [
         InlineKeyboardButton(b.label[:60], callback_data=data)
         for b in buttons
         if (data := TELEGRAM.encode(b))
     ]
-    if not keys:
-        return None
-    return InlineKeyboardMarkup([keys[i : i + 2] for i in range(0, len(keys), 2)])
+    rows = [keys[i : i + 2] for i in range(0, len(keys), 2)]
+    if link is not None:
+        rows.append([InlineKeyboardButton(link[0][:60], url=link[1])])
+    return InlineKeyboardMarkup(rows) if rows else None
 
 
 def hand_keyboard(

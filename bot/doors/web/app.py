@@ -49,9 +49,13 @@ UNAVAILABLE = {"error": "unavailable, try again shortly"}
 FAILED = {"error": "something went wrong"}
 
 
-def make_app(pages: WebPages) -> web.Application:
-    """The pages' application over the core's read-only questions (``GameService.pages``)."""
+def make_app(pages: WebPages, max_viewers: int = 2000) -> web.Application:
+    """The pages' application over the core's read-only questions (``GameService.pages``);
+    at most ``max_viewers`` live streams open at once (WEB_MAX_VIEWERS)."""
+    from bot.doors.web.events import Events  # it builds on this module's answers
+
     app = web.Application(middlewares=[_guard])
+    Events(pages, max_viewers).add_to(app)
     served: dict[str, Page] = {
         "g": pages.game,
         "t": pages.tournament,
@@ -105,11 +109,18 @@ async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
 class WebDoor:
     """The pages' listener, beside the other doors."""
 
-    def __init__(self, pages: WebPages, host: str, port: int) -> None:
+    def __init__(self, pages: WebPages, host: str, port: int, max_viewers: int = 2000) -> None:
         self.host, self.port = host, port
+        self._app = make_app(pages, max_viewers)
         # access_log None: aiohttp would write every address asked for, keys and all
-        self._runner = web.AppRunner(make_app(pages), access_log=None, handle_signals=False)
+        self._runner = web.AppRunner(self._app, access_log=None, handle_signals=False)
         self._started = False
+
+    def viewers(self) -> int:
+        """Live streams open now (the operator's ``domino_web_viewers``)."""
+        from bot.doors.web.events import EVENTS
+
+        return self._app[EVENTS].viewers
 
     async def start(self) -> bool:
         """Listen; False (and one WARNING line) when the address cannot be had (the port

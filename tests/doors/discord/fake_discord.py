@@ -391,6 +391,36 @@ def _username(name: str) -> str:
     return re.sub(r"[^a-z0-9_.]", "_", name.lower())[:32] or "user"
 
 
+def _validate_link_button(button: JSON, where: tuple[str | int, ...]) -> None:
+    """A link button as Discord takes it: a url of http, https or discord (512 characters
+    at most), a label of 80, and no custom_id (it never comes back as an interaction)."""
+    if button.get("custom_id") is not None:
+        raise _form_error(
+            (*where, "custom_id"),
+            "BUTTON_COMPONENT_LINK_CUSTOM_ID_NOT_ALLOWED",
+            "A link button cannot have a custom id",
+        )
+    url = button.get("url")
+    if not isinstance(url, str) or not url:
+        raise _form_error((*where, "url"), "BASE_TYPE_REQUIRED", "This field is required")
+    scheme = url.split("://", 1)[0].lower() if "://" in url else ""
+    if scheme not in ("http", "https", "discord"):
+        raise _form_error(
+            (*where, "url"),
+            "URL_TYPE_INVALID_SCHEME",
+            f'Scheme "{scheme}" is not supported.'
+            " Scheme must be one of ('http', 'https', 'discord').",
+        )
+    if len(url) > 512:
+        raise _form_error(
+            (*where, "url"), "BASE_TYPE_MAX_LENGTH", "Must be 512 or fewer in length."
+        )
+    if len(button.get("label") or "") > 80:
+        raise _form_error(
+            (*where, "label"), "BASE_TYPE_MAX_LENGTH", "Must be 80 or fewer in length."
+        )
+
+
 def _component(message: JSON, message_id: int, custom_id: str) -> JSON:
     """The component of ``message`` with ``custom_id`` (LookupError if it has none)."""
     for component in _walk_components(message.get("components") or []):
@@ -2476,8 +2506,17 @@ class FakeDiscord:
             for number, child in enumerate(children):
                 where = ("components", index, "components", number)
                 if child.get("type") == 2:
-                    if child.get("style") in (5, 6):
+                    if child.get("style") == 5:  # a link button: opens its url, no interaction
+                        _validate_link_button(child, where)
                         continue
+                    if child.get("style") == 6:
+                        continue
+                    if child.get("url") is not None:
+                        raise _form_error(
+                            (*where, "url"),
+                            "BUTTON_COMPONENT_INVALID_URL_NOT_ALLOWED",
+                            "Only link buttons may have a url",
+                        )
                     if len(child.get("label") or "") > 80:
                         raise _form_error(
                             (*where, "label"),

@@ -604,3 +604,53 @@ async def test_raw_gateway_and_interaction_rules(fake: FakeDiscord) -> None:
             error = await answer.json()
             assert (answer.status, error["code"]) == (400, 50035)
             assert error["errors"]["content"]["_errors"][0]["code"] == "BASE_TYPE_MAX_LENGTH"
+
+
+async def test_link_buttons_as_discord_takes_them(fake: FakeDiscord) -> None:
+    """A link button (style 5) carries a url of http, https or discord and no custom_id;
+    any other button no url; a link button never comes back as an interaction."""
+    headers = {"Authorization": f"Bot {fake.token}"}
+    url = f"{fake.api_base}/channels/{CHANNEL}/messages"
+
+    def row(*buttons: dict[str, Any]) -> dict[str, Any]:
+        return {"content": "board", "components": [{"type": 1, "components": list(buttons)}]}
+
+    watch = {"type": 2, "style": 5, "label": "Watch", "url": "https://domino.example.org/g/k"}
+    press = {"type": 2, "style": 2, "label": "Board", "custom_id": "dom:c:1:board"}
+    async with aiohttp.ClientSession() as http:
+        async with http.post(url, json=row(press, watch), headers=headers) as answer:
+            assert answer.status == 200, await answer.json()
+            sent = await answer.json()
+        wrong = [
+            ({**watch, "custom_id": "dom:c:1:watch"}, "custom_id"),
+            ({k: v for k, v in watch.items() if k != "url"}, "url"),
+            ({**watch, "url": "ftp://domino.example.org/g/k"}, "url"),
+            ({**watch, "url": "https://x.org/" + "a" * 600}, "url"),
+            ({**press, "url": "https://domino.example.org/g/k"}, "url"),
+        ]
+        for button, field in wrong:
+            async with http.post(url, json=row(button), headers=headers) as answer:
+                error = await answer.json()
+                assert (answer.status, error["code"]) == (400, 50035), button
+                assert field in error["errors"]["components"]["0"]["components"]["0"], error
+    stored = fake.message(int(sent["id"]))
+    assert stored is not None
+    kinds = [c.get("custom_id") for r in stored["components"] for c in r["components"]]
+    assert kinds == ["dom:c:1:board", None]
+    with pytest.raises(LookupError):  # a link button has no custom id to press
+        fake.press(GUILD, CHANNEL, ANA, int(sent["id"]), "https://domino.example.org/g/k")
+
+
+async def test_discord_py_sends_a_link_button_without_a_custom_id(fake: FakeDiscord) -> None:
+    client = discord.Client(intents=discord.Intents.none())
+    async with client:
+        await client.login(fake.token)
+        view = discord.ui.View(timeout=None)
+        view.add_item(discord.ui.Button(label="Watch", url="https://domino.example.org/g/k"))
+        view.stop()
+        message = await client.get_partial_messageable(CHANNEL).send("board", view=view)
+    found = fake.message(message.id)
+    assert found is not None
+    [stored] = [c for r in found["components"] for c in r["components"]]
+    assert stored["style"] == 5 and "custom_id" not in stored
+    assert stored["url"] == "https://domino.example.org/g/k"

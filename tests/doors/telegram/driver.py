@@ -231,8 +231,26 @@ class Table:
 
 
 def buttons(message: JSON) -> list[str]:
+    """The callback data of the buttons a person can press on ``message`` (a URL button,
+    a link to a web page, is no press: it opens the page)."""
     markup = message.get("reply_markup") or {}
-    return [b.get("callback_data", "") for row in markup.get("inline_keyboard", []) for b in row]
+    return [
+        b["callback_data"]
+        for row in markup.get("inline_keyboard", [])
+        for b in row
+        if "callback_data" in b
+    ]
+
+
+def url_buttons(message: JSON) -> list[tuple[str, str]]:
+    """(text, url) of each URL button of ``message``."""
+    markup = message.get("reply_markup") or {}
+    return [
+        (b["text"], b["url"])
+        for row in markup.get("inline_keyboard", [])
+        for b in row
+        if "url" in b
+    ]
 
 
 def _answer(call: Any) -> bool:

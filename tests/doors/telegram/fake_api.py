@@ -13,9 +13,10 @@ exercised. What it covers:
   poller) or a webhook (`setWebhook` with secret token; updates are POSTed in order and retried).
 * Messages: send / edit / delete of text, photo and document messages with per-chat message ids,
   HTML parse mode turned into text + entities the way Telegram does (so a bot sees what users see),
-  inline keyboards, replies, forum topics (messages in them; `createForumTopic` in a forum
-  where the bot is an administrator, its service message opening it); every version of an
-  edited message is kept.
+  inline keyboards (URL buttons checked as Telegram does: http(s) to a host with a dot, or
+  tg://; one keeps its text and url only), replies, forum topics (messages in them;
+  `createForumTopic` in a forum where the bot is an administrator, its service message
+  opening it); every version of an edited message is kept.
 * The errors a bot meets in practice: 403 for private chats the user never opened, blocked users
   and groups the bot was removed from; 400 for "message is not modified", missing messages, bad
   HTML, oversized texts and callback data, stale callback/inline query ids; injected 429/5xx
@@ -308,7 +309,9 @@ def _inline_markup(markup: Any) -> JSON | None:
         raise bad_request("can't parse reply keyboard markup JSON object")
     if not markup.get("inline_keyboard"):
         return None
+    rows: list[list[JSON]] = []
     for row in markup["inline_keyboard"]:
+        kept: list[JSON] = []
         for button in row:
             if not button.get("text"):
                 raise bad_request("can't parse inline keyboard button: Text must be non-empty")
@@ -317,10 +320,35 @@ def _inline_markup(markup: Any) -> JSON | None:
                     "can't parse inline keyboard button: "
                     "Text buttons are unallowed in the inline keyboard"
                 )
+            if button.get("url"):
+                # the Bot API reads a button's kind in its order, url first: a URL button
+                # carries nothing else (no callback_data: pressing it opens the link in the
+                # user's client, and the bot hears nothing of it)
+                kept.append({"text": button["text"], "url": _button_url(button["url"])})
+                continue
             data = button.get("callback_data")
             if data is not None and not 1 <= len(data.encode()) <= 64:
                 raise bad_request("BUTTON_DATA_INVALID")
-    return markup
+            kept.append(button)
+        rows.append(kept)
+    return markup | {"inline_keyboard": rows}
+
+
+def _button_url(url: Any) -> str:
+    """A URL button's address as Telegram takes it: http(s) to a host with a dot (not
+    localhost, not a bare name: TDLib's "Wrong HTTP URL"), or tg://."""
+    if not isinstance(url, str):
+        raise bad_request('can\'t parse inline keyboard button: Field "url" must be of type String')
+    wrong = f"inline keyboard button URL '{url}' is invalid"
+    parsed = URL(url) if "://" in url else URL("http://" + url)
+    if parsed.scheme == "tg":
+        return url
+    if parsed.scheme not in ("http", "https"):
+        raise bad_request(f"{wrong}: Unsupported URL protocol")
+    host = parsed.host or ""
+    if "." not in host.strip(".") or any(c.isspace() for c in url):
+        raise bad_request(f"{wrong}: Wrong HTTP URL")
+    return url
 
 
 def _without(message: JSON, *keys: str) -> JSON:

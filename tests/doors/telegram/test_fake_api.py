@@ -291,3 +291,47 @@ async def test_webhook_delivers_with_secret(tg: FakeTelegram, bot: Bot) -> None:
         assert (await bot.get_webhook_info()).url == ""
     finally:
         await runner.cleanup()
+
+
+async def test_url_buttons_as_telegram_takes_them(tg: FakeTelegram, bot: Bot) -> None:
+    """A URL button opens its address in the user's client: the message keeps its text and
+    url only (a callback_data beside it is dropped, as the Bot API reads url first), it
+    can never be pressed as a callback, and an address Telegram refuses is a 400."""
+    watch = InlineKeyboardButton("Watch", url="https://domino.example.org/g/abc")
+    press = InlineKeyboardButton("Board", callback_data="c|1|board")
+    sent = await bot.send_message(
+        GROUP, "Board", reply_markup=InlineKeyboardMarkup([[press], [watch]])
+    )
+    keyboard = sent.reply_markup
+    assert keyboard is not None
+    assert keyboard.inline_keyboard[1][0].url == "https://domino.example.org/g/abc"
+    stored = tg.sent_to(GROUP)[-1]["reply_markup"]["inline_keyboard"]
+    assert stored[1] == [{"text": "Watch", "url": "https://domino.example.org/g/abc"}]
+    both = {"text": "Watch", "url": "https://domino.example.org/g/abc", "callback_data": "c|1|x"}
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(
+            f"{tg.base_url}{TOKEN}/sendMessage",
+            json={"chat_id": GROUP, "text": "x", "reply_markup": {"inline_keyboard": [[both]]}},
+        ) as answer,
+    ):
+        result = (await answer.json())["result"]
+    assert result["reply_markup"]["inline_keyboard"] == [[_without_data(both)]]
+    with pytest.raises(ValueError, match="no button with callback_data"):
+        tg.press(GROUP, 11, result["message_id"], "c|1|x")
+    for wrong, why in (
+        ("http://localhost:8080/g/abc", "Wrong HTTP URL"),
+        ("http://domino/g/abc", "Wrong HTTP URL"),
+        ("ftp://domino.example.org/g/abc", "Unsupported URL protocol"),
+    ):
+        bad = InlineKeyboardMarkup([[InlineKeyboardButton("Watch", url=wrong)]])
+        with pytest.raises(BadRequest, match=f"(?i){why}"):
+            await bot.send_message(GROUP, "x", reply_markup=bad)
+        with pytest.raises(BadRequest, match=f"(?i){why}"):
+            await bot.edit_message_text(
+                "y", chat_id=GROUP, message_id=sent.message_id, reply_markup=bad
+            )
+
+
+def _without_data(button: dict[str, str]) -> dict[str, str]:
+    return {k: v for k, v in button.items() if k != "callback_data"}

@@ -17,7 +17,7 @@ from aiohttp import ClientSession
 from tests.doors.test_console import MOVE, ConsoleProcess
 from tests.doors.web.test_app import free_port
 
-PAGE = re.compile(r"(http://127\.0\.0\.1:\d+)/c/([A-Za-z0-9_-]{22})\.json")
+PAGE = re.compile(r"(http://127\.0\.0\.1:\d+)/c/([A-Za-z0-9_-]{22})$", re.MULTILINE)
 
 
 async def start(home: Path, **extra: str) -> ConsoleProcess:
