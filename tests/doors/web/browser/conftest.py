@@ -175,7 +175,7 @@ async def play_the_game(program: Program) -> None:
     await console.type("/add_ai hard")
     await console.type("/begin")
     page = await program.json(f"/c/{program.community}.json")
-    [game] = [g for g in page["games"] if "Ana" in g["players"]]
+    game = next(g for g in page["games"] if "Ana" in g["players"])  # the newest: this one
     program.game = game["key"]
 
     async def two_hands_over() -> bool:
