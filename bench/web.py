@@ -10,9 +10,10 @@ people watching it.
   200, computers playing: a hand at once, then the pause between hands), and Ana (the
   console's person) playing draw against a computer in room ``mesa``.
 - **Viewers**: 200 people, each on one page (most on a table's game, some on the
-  tournament, a few on the community) asking for its JSON again and again, 0.5 to 1.5 s
-  apart. Prints p50/p95/max of the answer's time per address (the issue's bar: p95 ≤
-  30 ms).
+  tournament, a few on the community) asking in turn for what a browser there asks for
+  (the page, a game's board picture, the JSON), 0.5 to 1.5 s apart. Prints p50/p95/max
+  of the answer's time per address (the issue's bar: p95 ≤ 30 ms), and each address
+  asked alone first.
 - **Live**: 1,000 pages open on Ana's game, each on its live stream (Server-Sent
   Events, ``/g/<key>/events``): Ana's move typed, when each page was told of it (first,
   p50, last, the spread; how many later than 2 s); then the same with each page reading
@@ -258,6 +259,7 @@ async def alone(http: ClientSession, site: Site, path: str, times: int = 10) -> 
         started = time.perf_counter()
         async with http.get(site.base + path) as response:
             await response.read()
+            assert response.status == 200, (path, response.status)
         taken.append(time.perf_counter() - started)
     return taken
 
@@ -265,40 +267,46 @@ async def alone(http: ClientSession, site: Site, path: str, times: int = 10) -> 
 async def viewers(
     http: ClientSession, site: Site, count: int, seconds: float
 ) -> tuple[dict[str, list[float]], int]:
-    """``count`` viewers, each on one page asking for its JSON 0.5 to 1.5 s apart, for
-    ``seconds``: the answers' times by address, and the answers that failed."""
+    """``count`` viewers, each on one page for ``seconds``, asking for what a browser on
+    it asks for, in turn, 0.5 to 1.5 s apart: the page, (a game's) its board picture, its
+    JSON. The answers' times by address, and the answers that failed."""
     rng = random.Random(34)
     times: dict[str, list[float]] = defaultdict(list)
     failed = 0
     until = time.monotonic() + seconds
 
-    async def viewer(address: str, path: str) -> None:
+    async def viewer(letter: str, key: str) -> None:
         nonlocal failed
+        asked = [("", ""), (".json", ".json")]
+        if letter == "g":
+            asked.insert(1, ("/board.png", "/board.png?v=1"))
+        turn = rng.randrange(len(asked))
         await asyncio.sleep(rng.uniform(0, 1))  # not all at once
         while time.monotonic() < until:
+            suffix, query = asked[turn % len(asked)]
+            turn += 1
             started = time.perf_counter()
             try:
-                async with http.get(site.base + path) as response:
+                async with http.get(f"{site.base}/{letter}/{key}{query}") as response:
                     await response.read()
-                    if response.status != 200:
-                        failed += 1
-                        continue
+                    ok = response.status == 200
             except Exception:
+                ok = False
+            if ok:
+                times[f"/{letter}/<key>{suffix}"].append(time.perf_counter() - started)
+            else:
                 failed += 1
-                continue
-            times[address].append(time.perf_counter() - started)
             await asyncio.sleep(rng.uniform(0.5, 1.5))
 
     watched = []
     for n in range(count):
         if n % 20 == 0:
-            watched.append(("/c/<key>.json", f"/c/{site.community}.json"))
+            watched.append(("c", site.community))
         elif n % 5 == 0:
-            watched.append(("/t/<key>.json", f"/t/{site.tournament}.json"))
+            watched.append(("t", site.tournament))
         else:
-            game = site.tables[n % len(site.tables)] if n % 10 else site.mesa
-            watched.append(("/g/<key>.json", f"/g/{game}.json"))
-    await asyncio.gather(*(viewer(address, path) for address, path in watched))
+            watched.append(("g", site.tables[n % len(site.tables)] if n % 10 else site.mesa))
+    await asyncio.gather(*(viewer(letter, key) for letter, key in watched))
     return times, failed
 
 
@@ -467,12 +475,16 @@ async def main() -> None:
                     f"the real program, one process: {len(site.tables)} tables of computers"
                     " playing, Ana's game in mesa"
                 )
-                for address, path in [
-                    ("/g/<key>.json", f"/g/{site.tables[0]}.json"),
-                    ("/t/<key>.json", f"/t/{site.tournament}.json"),
-                    ("/c/<key>.json", f"/c/{site.community}.json"),
+                print("each address asked alone, ten times:")
+                for letter, key in [
+                    ("g", site.tables[0]),
+                    ("t", site.tournament),
+                    ("c", site.community),
                 ]:
-                    print(f"{address}, one viewer alone:  {figures(await alone(http, site, path))}")
+                    for suffix in ("", ".json", "/board.png") if letter == "g" else ("", ".json"):
+                        path = f"/{letter}/{key}{suffix}"
+                        taken = figures(await alone(http, site, path))
+                        print(f"  /{letter}/<key>{suffix:<11} {taken}")
                 alone_moves = await ana_moves(bot, args.moves)
                 print(f"Ana's move, nobody watching:           {figures(alone_moves)}")
                 watching = asyncio.create_task(viewers(http, site, args.viewers, args.seconds))
@@ -482,7 +494,7 @@ async def main() -> None:
                 print(f"Ana's move, {args.viewers} viewers asking:       {figures(watched)}")
                 print(f"{args.viewers} viewers for {args.seconds:.0f} s, failed answers: {failed}")
                 for address in sorted(times):
-                    print(f"  {address:<16} {figures(times[address])}")
+                    print(f"  {address:<20} {figures(times[address])}")
                 await live(bot, http, site, args.streams, args.moves)
             finally:
                 await bot.quit()
