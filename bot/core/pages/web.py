@@ -17,6 +17,7 @@ from typing import Any
 from bot.core import texts
 from bot.core.model import Board, Place
 from bot.core.pages.game import Replays, board_now, game_page, hand_replay, said, step_board, when
+from bot.core.pages.kept import Kept
 from bot.core.pages.live import Live, Watched
 from bot.core.pages.tournament import tournament_page
 from bot.core.ratings import shown_rating
@@ -35,9 +36,14 @@ from storage.games import GameRow
 from storage.notes import RoomSettings
 from storage.stats import PERIODS, period_start
 from storage.store import Store
-from storage.web import Kind
+from storage.web import Kind, Named
 
 RECENT_GAMES = 20
+# How long a tournament's or community's page is used again at most, when no change of it
+# was heard (bot/core/pages/kept.py): the community's leaderboards and results are not
+# announced, nor a room's language.
+TOURNAMENT_KEPT_SECONDS = 30.0
+COMMUNITY_KEPT_SECONDS = 5.0
 
 
 class WebPages:
@@ -46,6 +52,7 @@ class WebPages:
         self.clock = clock
         self.replays = Replays()
         self.live = Live(store.web, store.database.feed)
+        self.kept = Kept(store.database.feed, clock)  # the tournament's and community's pages
 
     # ----- live pages (bot/core/pages/live.py) -----------------------------------------
 
@@ -179,6 +186,22 @@ class WebPages:
         named = await self.store.web.find("tournament", key)
         if named is None:
             return None
+        page, age = await self.kept.get(
+            ("tournament", named.target),
+            lang if lang in LANGUAGES else "",
+            TOURNAMENT_KEPT_SECONDS,
+            lambda: self._tournament(named, lang),
+        )
+        if page is None or not age:
+            return page
+        clock = page["clock"]
+        if clock["seconds_left"] is None or clock["paused"]:
+            return page
+        # kept a while: its round clock has run meanwhile
+        left = max(0.0, clock["seconds_left"] - age)
+        return {**page, "clock": {**clock, "seconds_left": left}}
+
+    async def _tournament(self, named: Named, lang: str | None) -> dict[str, Any] | None:
         try:
             event = await state.load_id(self.store, named.target)
             room = await self.store.people.room_by_id(event.row.room_id)
@@ -215,6 +238,15 @@ class WebPages:
         named = await self.store.web.find("community", key)
         if named is None:
             return None
+        page, _age = await self.kept.get(
+            ("community", named.target),
+            lang if lang in LANGUAGES else "",
+            COMMUNITY_KEPT_SECONDS,
+            lambda: self._community(named, lang),
+        )
+        return page
+
+    async def _community(self, named: Named, lang: str | None) -> dict[str, Any]:
         community = await self.store.people.community_by_id(named.target)
         spoken = language(lang if lang in LANGUAGES else community.locale)
         now = self.clock()

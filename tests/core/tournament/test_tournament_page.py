@@ -72,3 +72,36 @@ async def test_the_tournament_page_follows_the_event(store: Store) -> None:
     assert listed is not None
     key = await sim.service.pages.key("tournament", event.id)
     assert [t["key"] for t in listed["tournaments"]] == [key]
+
+
+async def test_the_page_is_built_once_until_something_changes(store: Store) -> None:
+    """Two hundred viewers cost one build per change (issue 34, Speed): read again with
+    nothing changed, the page is the one built; a judge's act, or a move at a table, is
+    on the very next read, though no time passed; its round clock runs meanwhile."""
+    sim = Simulator(Plan(teams=4, rounds=2, minutes=40, hand_minutes=4.0), store)
+    await sim.command("new", "Copa", "rounds=2", "format=swiss", "checkin=off")
+    for n in range(1, 5):
+        await sim.command("register", f"Team {n}", "normal", "normal")
+    await sim.command("close")
+    await sim.command("start")
+    first = await page_of(sim)
+    assert await page_of(sim) is first  # kept
+    await sim.command("penalty", "Team 1", "5", "late")  # same moment: no time passed
+    judged = await page_of(sim)
+    assert judged is not first and any(line["action"] == "penalty" for line in judged["log"])
+    sim.now += timedelta(seconds=10)
+    later = await page_of(sim)
+    assert later["log"] == judged["log"]
+    left = judged["clock"]["seconds_left"]
+    assert left is not None and later["clock"]["seconds_left"] == left - 10
+    played = False
+    for _ in range(50):  # the tables' computers play: the page follows each save
+        before = await page_of(sim)
+        sim.now += timedelta(minutes=4)
+        await sim.fire()
+        after = await page_of(sim)
+        scores = [t["score"] for r in after["rounds_played"] for t in r["tables"]]
+        if scores != [t["score"] for r in before["rounds_played"] for t in r["tables"]]:
+            played = True
+            break
+    assert played
