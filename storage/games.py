@@ -137,6 +137,16 @@ class GameRepository:
         reads no snapshot."""
         return await self._db.run(scalar, _PLIES, {"game_id": game_id})
 
+    async def versions(self, game_ids: list[int]) -> dict[int, tuple[int, str, int]]:
+        """(version, status, room id) of each of ``game_ids`` there is, in one query that
+        reads no snapshot (a tournament's page asks for its tables' games at once)."""
+        if not game_ids:
+            return {}
+        query = select(games.c.id, games.c.version, games.c.status, games.c.room_id).where(
+            games.c.id.in_(game_ids)
+        )
+        return {r.id: (r.version, r.status, r.room_id) for r in await self._db.run(rows, query)}
+
     async def active_count(self) -> dict[str, int]:
         """How many games are in the lobby and in play, by status (the operator's
         ``domino_games_active``: the partial index of a room's active game counts them)."""

@@ -10,11 +10,13 @@ community's change (its pages turned off, on, or given new keys) and a feed that
 have missed changes (:data:`~storage.feed.LOST`) forget everything. While the feed is not
 heard (PostgreSQL's listening connection away), nothing is kept. Each page also has a
 longest life (``seconds``), for what the feed does not announce (results and ratings, a
-room's language).
+room's language). Those asking for a page while it is built, since its last change, wait
+for that one build.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -35,6 +37,8 @@ class Kept:
         self._floor = 0  # the last change of a target no longer remembered
         self._changed: dict[Change, int] = {}
         self._pages: Bounded[tuple[Change, str], tuple[int, datetime, Any]] = Bounded(KEPT)
+        # pages being built now: (the change number when the build began, the build)
+        self._building: dict[tuple[Change, str], tuple[int, asyncio.Future[Any]]] = {}
 
     async def get(
         self,
@@ -57,10 +61,21 @@ class Kept:
             fresh = self._changed.get(target, self._floor) <= number
             if fresh and now - built <= timedelta(seconds=seconds):
                 return data, (now - built).total_seconds()
+        key = (target, lang)
+        building = self._building.get(key)
+        if building is not None and self._changed.get(target, self._floor) <= building[0]:
+            # being built since its last change: one build for everyone asking meanwhile
+            return await asyncio.shield(building[1]), 0.0
         number = self._number
-        data = await build()
+        task = asyncio.ensure_future(build())
+        self._building[key] = (number, task)
+        try:
+            data = await asyncio.shield(task)
+        finally:
+            if self._building.get(key, (0, None))[1] is task:
+                del self._building[key]
         if data is not None:
-            self._pages.put((target, lang), (number, now, data))
+            self._pages.put(key, (number, now, data))
         return data, 0.0
 
     def _heard(self, change: Change) -> None:

@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.core import texts
+from bot.core.bounded import Bounded
 from bot.core.model import Board, Place
 from bot.core.pages.game import Replays, board_now, game_page, hand_replay, said, step_board, when
 from bot.core.pages.kept import Kept
@@ -43,7 +44,9 @@ RECENT_GAMES = 20
 # was heard (bot/core/pages/kept.py): the community's leaderboards and results are not
 # announced, nor a room's language.
 TOURNAMENT_KEPT_SECONDS = 30.0
+GAME_KEPT_SECONDS = 1.0
 COMMUNITY_KEPT_SECONDS = 5.0
+TABLES_KEPT = 2048  # games of tournament tables whose live score is remembered
 
 
 class WebPages:
@@ -52,7 +55,9 @@ class WebPages:
         self.clock = clock
         self.replays = Replays()
         self.live = Live(store.web, store.database.feed)
-        self.kept = Kept(store.database.feed, clock)  # the tournament's and community's pages
+        # a tournament's tables' live scores, by game: (the version they were read at, them)
+        self.live_scores: Bounded[int, tuple[int, list[int]]] = Bounded(TABLES_KEPT)
+        self.kept = Kept(store.database.feed, clock)  # the pages' JSON-ready data
 
     # ----- live pages (bot/core/pages/live.py) -----------------------------------------
 
@@ -103,6 +108,17 @@ class WebPages:
         named = await self.store.web.find("game", key)
         if named is None:
             return None
+        # a move's thousand viewers read it again at once: one build for them all, kept
+        # until the game changes, a second at most (its clocks are counted at the build)
+        page, _age = await self.kept.get(
+            ("game", named.target),
+            f"{lang if lang in LANGUAGES else ''}/{key}",
+            GAME_KEPT_SECONDS,
+            lambda: self._game(named, key, lang),
+        )
+        return page
+
+    async def _game(self, named: Named, key: str, lang: str | None) -> dict[str, Any] | None:
         try:
             row, record = await self.store.games.with_record(named.target)
             room = await self.store.people.room_by_id(row.room_id)
@@ -209,21 +225,32 @@ class WebPages:
             return None
         spoken = await self._language(named.community_id, room.settings, lang)
         live: dict[int, list[int]] = {}
-        keys: dict[int, str] = {}
+        ids = [t.game_id for t in event.tables if t.game_id is not None]
+        # one query for the tables' games, a snapshot read only for a game in play that
+        # moved since this process last read it, and the keys they have at once
+        versions = await self.store.games.versions(ids)
+        keys = await self.store.web.keys_of("game", ids)
         for table in event.tables:
-            if table.game_id is None:
+            found = versions.get(table.game_id or 0)
+            if found is None or table.game_id is None:
                 continue
-            try:
-                row = await self.store.games.load(table.game_id)
-            except NotFound:
-                continue
-            if table.status == "playing" and row.status == "playing":
-                game = game_of(row)
-                if game is not None:
-                    live[row.id] = list(game.live_scores)
-            found = await self._game_key(row.id, row.room_id)
-            if found is not None:
-                keys[row.id] = found
+            version, status, room_id = found
+            if table.status == "playing" and status == "playing":
+                scores = self.live_scores.get(table.game_id)
+                if scores is None or scores[0] != version:
+                    try:
+                        row = await self.store.games.load(table.game_id)
+                    except NotFound:
+                        continue
+                    game = game_of(row)
+                    scores = (row.version, list(game.live_scores) if game is not None else [])
+                    self.live_scores.put(table.game_id, scores)
+                if scores[1]:
+                    live[table.game_id] = scores[1]
+            if table.game_id not in keys:
+                made = await self._game_key(table.game_id, room_id)
+                if made is not None:
+                    keys[table.game_id] = made
         logs = await self.store.tournaments.logs(event.id)
         people: dict[int, str] = {}
         for user_id in {log.by_user for log in logs if log.by_user is not None}:

@@ -54,7 +54,7 @@ async def test_the_console_serves_the_json_of_its_game(tmp_path: Path) -> None:
     found = PAGE.search(console.output)
     assert found, console.output[:500]
     base, community = found.groups()
-    await console.type("/new draw 20")
+    await console.type("/new draw 200")  # no first hand can end it
     await console.type("/add_ai hard")
     last = await console.type("/begin")
     for _ in range(6):  # a few moves in: a hand in play
