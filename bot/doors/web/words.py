@@ -119,7 +119,7 @@ TEMPLATES = (
     N_("Language"),
     N_("Move {step} of {steps}"),
     N_("No game yet."),
-    N_("No games finished here yet."),
+    N_("Nobody here yet: a game counts once two people or more have played it to the end."),
     N_("No hand has finished yet."),
     N_("No round has begun yet."),
     N_("Nobody has registered yet."),
