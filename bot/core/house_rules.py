@@ -365,6 +365,17 @@ def players_line(lang: str, rules: Rules) -> str:
     return tr(lang, "{least} to {most} players", least=rules.min_players, most=rules.max_players)
 
 
+def turn_time_in(rules: Rules, settings: RoomSettings, patient: bool) -> int | None:
+    """How long a turn lasts under ``rules`` in a room of ``settings`` (None: it waits
+    for its person): the game's house rule, else the room's setting (0: off), else the
+    preset's, unless the rooms wait for their people (``patient``: the console's)."""
+    if "turn_timeout" in rules.options():
+        return rules.turn_timeout
+    if settings.turn_timeout is not None:
+        return int(settings.turn_timeout) or None
+    return None if patient else rules.turn_timeout
+
+
 def rules_text(lang: str, rules: Rules, untimed: bool = False) -> str:
     """The rules in force, each option described from the catalogs: the preset, players,
     set, what the game counts, then every option the preset takes with its value

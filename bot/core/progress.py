@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.core import opening, standings, texts
+from bot.core import house_rules, opening, standings, texts
 from bot.core.describe import Told, story_lines
 from bot.core.model import Say, TurnCall
 from bot.core.saving import save
@@ -196,14 +196,8 @@ def turn_seconds(session: Session, loaded: Loaded) -> int | None:
 
 def turn_time(session: Session, rules: Rules) -> int | None:
     """How long a turn lasts under ``rules`` in this room (None: it waits for its
-    person): the game's house rule, else the room's setting (0: off), else the preset's,
-    unless the rooms wait for their people (``Desk.patient``: the console's)."""
-    if "turn_timeout" in rules.options():
-        return rules.turn_timeout
-    setting = session.room.settings.turn_timeout
-    if setting is not None:
-        return int(setting) or None
-    return None if session.desk.patient else rules.turn_timeout
+    person; :func:`~bot.core.house_rules.turn_time_in`)."""
+    return house_rules.turn_time_in(rules, session.room.settings, session.desk.patient)
 
 
 def hand_pause(session: Session) -> int:

@@ -88,7 +88,7 @@ class GameService:
         self._settled_at: datetime | None = None  # when unwritten results were last looked for
         self._expired_on: object = None  # the day results older than a year were last taken out
         # the web pages' questions (bot/core/pages/): the web door is given these alone
-        self.pages = WebPages(store, clock)
+        self.pages = WebPages(store, clock, patient)
 
     # ----- commands in, effects out ------------------------------------------------------
 

@@ -18,12 +18,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.core.model import Board, Hand, Place
+from bot.core.service import GameService
 from bot.core.session import game_of
 from engine.presets import preset_names
 from engine.tiles import Tile
 from storage.store import Store
 from storage.web import KEY_BYTES, well_formed
-from tests.core.driver import Room
+from tests.core.driver import Clock, Room, seeded
 
 TILE = re.compile(r"(?<![\d-])(\d{1,2})-(\d{1,2})(?![\d-])")
 PEOPLE = ("Ana", "Beto")
@@ -276,3 +277,24 @@ async def test_a_finished_games_page_replays_every_hand_as_the_record_has_it(
         assert shown["revealed"] == shown["positions"][-1]["revealed"]
         assert shown["result"] is not None
     assert page["scores"] == page["hands"][-1]["scores"] == replays[-1]["scores"]
+
+
+async def test_a_games_page_says_its_turns_timer_as_its_room_has_it(store: Store) -> None:
+    """The page's rules say what ``/rules`` says of the turn timer: a console room (whose
+    rooms wait for their people) has none, and a room's ``turn_timeout off`` neither;
+    another room has the preset's."""
+    untimed = "each turn waits for its player"
+    cases = ((True, None, False), (False, "off", False), (False, None, True))
+    for number, (patient, setting, timed) in enumerate(cases, 1):
+        clock = Clock()
+        room = Room(GameService(store, clock=clock, seeds=seeded(), patient=patient), clock)
+        room.place = Place("console", f"club{number}", "mesa", "Club", "en")
+        if setting is not None:
+            await room.say("Ana", f"/settings turn_timeout {setting}", admin=True)
+        await open_game(room, "draw")
+        said = " ".join(getattr(e, "text", "") for e in await room.say("Ana", "/rules"))
+        key = await room.service.pages.key("game", number)
+        page = await room.service.pages.game(key or "", "en")
+        assert page is not None
+        summary = page["rules"]["summary"]
+        assert (untimed in summary) == (untimed in said) == (not timed), (summary, said)

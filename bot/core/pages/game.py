@@ -134,11 +134,13 @@ def compact(shown: dict[str, Any], final: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def rules_of(rules: Rules, lang: str) -> dict[str, Any]:
+def rules_of(rules: Rules, lang: str, untimed: bool = False) -> dict[str, Any]:
+    """The rules in force, as ``/rules`` says them (``untimed``: the room gives turns no
+    timer)."""
     return {
         "preset": rules.preset,
         "title": texts.preset_name(lang, rules.preset),
-        "summary": house_rules.rules_text(lang, rules),
+        "summary": house_rules.rules_text(lang, rules, untimed),
         "house_rules": house_rules.house_lines(lang, rules),
         "target": rules.target,
         "partners": rules.partners,
@@ -152,20 +154,24 @@ def game_page(
     now: datetime,
     replays: Replays,
     address: str = "",
+    settings: RoomSettings | None = None,
+    patient: bool = False,
 ) -> dict[str, Any]:
     """The game of ``row`` (its whole ``record``) as the room sees it at ``now``;
-    ``address``: the page's own (``/g/<key>``), its hands' replays under it."""
+    ``address``: the page's own (``/g/<key>``), its hands' replays under it;
+    ``settings`` and ``patient``: its room's, to say its turns' timer as ``/rules`` does."""
     seats = seats_from(row.seats)
     notes = row.notes
     game = game_of(row, notes) if row.status != "lobby" else None
     rules = game.rules if game is not None else Rules.from_record(record["rules"])
     count = game.players if game is not None else len(seats)
     names = [name_of(s, i, lang) for i, s in enumerate(seats[:count])]
+    untimed = house_rules.turn_time_in(rules, settings or RoomSettings(), patient) is None
     page: dict[str, Any] = {
         "kind": "game",
         "lang": lang,
         "status": row.status,
-        "rules": rules_of(rules, lang),
+        "rules": rules_of(rules, lang, untimed),
         "players": [
             {
                 "seat": i,

@@ -50,9 +50,10 @@ TABLES_KEPT = 2048  # games of tournament tables whose live score is remembered
 
 
 class WebPages:
-    def __init__(self, store: Store, clock: Callable[[], datetime]) -> None:
+    def __init__(self, store: Store, clock: Callable[[], datetime], patient: bool = False) -> None:
         self.store = store
         self.clock = clock
+        self.patient = patient  # the rooms wait for their people (the console's)
         self.replays = Replays()
         self.live = Live(store.web, store.database.feed)
         # a tournament's tables' live scores, by game: (the version they were read at, them)
@@ -125,7 +126,16 @@ class WebPages:
         except NotFound:
             return None
         spoken = await self._language(named.community_id, room.settings, lang)
-        return game_page(row, record, spoken, self.clock(), self.replays, f"/g/{key}")
+        return game_page(
+            row,
+            record,
+            spoken,
+            self.clock(),
+            self.replays,
+            f"/g/{key}",
+            room.settings,
+            self.patient,
+        )
 
     async def board(self, key: str, lang: str | None = None) -> Board | None:
         """The game's board as the room gets it now (to draw: the same picture), with
