@@ -42,6 +42,9 @@ TURN_TIMEOUT = 1800
 # how long before a SIGKILL a press may have been taken and still be in hand (handled, not
 # yet answered): a press is answered well within this on a busy machine
 IN_FLIGHT = 5.0
+# how long the pressing may go on past its planned time to see a move played after the
+# last fault
+GOING_ON_SECONDS = 30.0
 
 
 @dataclass
@@ -332,7 +335,17 @@ async def _press_steadily(
     interval = 1.0 / report.rate
     start = report.started = time.monotonic()
     tick = 0
-    while time.monotonic() - start < report.seconds:
+    # the games must be seen going on after the last fault: pressing goes on past the
+    # planned time until a move is played after it, with a deadline (a loaded machine
+    # takes longer to send the hands the slow Telegram held back)
+    last_end = max((f.at + f.lasts for f in faults), default=0.0) + 2
+
+    def going_on() -> bool:
+        return any(p.answered and not p.popup and p.at - start > last_end for p in report.presses)
+
+    while (elapsed := time.monotonic() - start) < report.seconds or (
+        elapsed < report.seconds + GOING_ON_SECONDS and not going_on()
+    ):
         tick += 1
         now = time.monotonic() - start
         while schedule and schedule[0].at <= now:
