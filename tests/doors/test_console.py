@@ -65,6 +65,23 @@ class ConsoleProcess:
         self.output += chunk
         return chunk
 
+    async def wait_for(self, text: str, seconds: float = 60) -> str:
+        """Read what the program prints by itself (a timer's deal) until ``text``
+        comes, with a deadline; what came."""
+        assert self.process.stdout is not None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        chunk = ""
+        while text not in chunk:
+            left = deadline - loop.time()
+            assert left > 0, f"{text!r} never came; last: {chunk[-500:]}"
+            data = await asyncio.wait_for(self.process.stdout.read(4096), timeout=left)
+            if not data:
+                break
+            chunk += data.decode()
+        self.output += chunk
+        return chunk
+
     async def type(self, line: str) -> str:
         assert self.process.stdin is not None
         self.process.stdin.write((line + "\n").encode())
@@ -87,7 +104,9 @@ async def test_a_whole_game_through_standard_input(tmp_path: Path) -> None:
         moves = [MOVE.search(line) for line in last.splitlines()]
         moves = [m.group(1) for m in moves if m]
         if not moves and "next hand comes in" in last:
-            await asyncio.sleep(0.5)  # everyone is ready: dealt a moment after the hand's end
+            # everyone is ready: the program deals a moment after the hand's end, by itself
+            last = await console.wait_for("your turn")
+            continue
         last = await console.type(moves[0] if moves else "/next")
     assert "Game over" in console.output
     assert "Board picture:" in console.output and (tmp_path / "data/console/board.png").exists()
