@@ -10,7 +10,7 @@ them with the same 404. A key is made the first time something needs a link
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
@@ -106,18 +106,31 @@ class WebPages:
     # ----- the pages -------------------------------------------------------------------
 
     async def game(self, key: str, lang: str | None = None) -> dict[str, Any] | None:
-        named = await self.store.web.find("game", key)
-        if named is None:
-            return None
         # a move's thousand viewers read it again at once: one build for them all, kept
         # until the game changes, a second at most (its clocks are counted at the build)
-        page, _age = await self.kept.get(
-            ("game", named.target),
-            f"{lang if lang in LANGUAGES else ''}/{key}",
-            GAME_KEPT_SECONDS,
-            lambda: self._game(named, key, lang),
+        page, _age = await self._kept(
+            "game", key, lang, GAME_KEPT_SECONDS, lambda named: self._game(named, key, lang)
         )
         return page
+
+    async def _kept(
+        self,
+        kind: Kind,
+        key: str,
+        lang: str | None,
+        seconds: float,
+        build: Callable[[Named], Awaitable[dict[str, Any] | None]],
+    ) -> tuple[dict[str, Any] | None, float]:
+        """The page ``key`` names, as kept (bot/core/pages/kept.py) or built now, and how
+        many seconds ago it was built; (None, 0) when the key names no page of ``kind``."""
+        named = await self.store.web.find(kind, key)
+        if named is None:
+            return None, 0.0
+        spoken = lang if lang in LANGUAGES else ""
+        page, age = await self.kept.get(
+            (kind, named.target), f"{spoken}/{key}", seconds, lambda: build(named)
+        )
+        return page, age
 
     async def _game(self, named: Named, key: str, lang: str | None) -> dict[str, Any] | None:
         try:
@@ -209,15 +222,10 @@ class WebPages:
         return row, game, settings, spoken, views
 
     async def tournament(self, key: str, lang: str | None = None) -> dict[str, Any] | None:
-        named = await self.store.web.find("tournament", key)
-        if named is None:
-            return None
-        page, age = await self.kept.get(
-            ("tournament", named.target),
-            lang if lang in LANGUAGES else "",
-            TOURNAMENT_KEPT_SECONDS,
-            lambda: self._tournament(named, lang),
-        )
+        page, age = await self._kept(
+            "tournament", key, lang, TOURNAMENT_KEPT_SECONDS,
+            lambda named: self._tournament(named, lang),
+        )  # fmt: skip
         if page is None or not age:
             return page
         clock = page["clock"]
@@ -272,15 +280,10 @@ class WebPages:
         return tournament_page(event, spoken, self.clock(), live, keys, logs, people)
 
     async def community(self, key: str, lang: str | None = None) -> dict[str, Any] | None:
-        named = await self.store.web.find("community", key)
-        if named is None:
-            return None
-        page, _age = await self.kept.get(
-            ("community", named.target),
-            lang if lang in LANGUAGES else "",
-            COMMUNITY_KEPT_SECONDS,
-            lambda: self._community(named, lang),
-        )
+        page, _age = await self._kept(
+            "community", key, lang, COMMUNITY_KEPT_SECONDS,
+            lambda named: self._community(named, lang),
+        )  # fmt: skip
         return page
 
     async def _community(self, named: Named, lang: str | None) -> dict[str, Any]:
